@@ -1,0 +1,323 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.followerfetch;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.followerfetch.detection.ZoneFormat;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Configuration properties for follower-fetch.
+ *
+ * @author follower-fetch authors
+ */
+@ConfigurationProperties("follower-fetch")
+public class FollowerFetchProperties {
+
+	/**
+	 * Whether to set client.rack on Kafka consumers. When false, every consumer is left
+	 * untouched.
+	 */
+	private boolean enabled = true;
+
+	/**
+	 * Rack (zone) of this application, used as client.rack. Wins over detection.
+	 */
+	private String rack;
+
+	private final Detection detection = new Detection();
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public String getRack() {
+		return this.rack;
+	}
+
+	public void setRack(String rack) {
+		this.rack = rack;
+	}
+
+	public Detection getDetection() {
+		return this.detection;
+	}
+
+	public static class Detection {
+
+		/**
+		 * Rack sources to try, highest priority first; the first that answers wins.
+		 * Sources of the application's own that are not listed are tried before these.
+		 */
+		private List<String> order = new ArrayList<>(List.of("env", "file", "ecs", "aws", "gcp", "azure"));
+
+		/**
+		 * Wall-clock budget for all network sources together.
+		 */
+		private Duration timeout = Duration.ofSeconds(1);
+
+		/**
+		 * Whether to fail start-up when no rack is found.
+		 */
+		private boolean required;
+
+		private final Env env = new Env();
+
+		private final File file = new File();
+
+		private final Ecs ecs = new Ecs();
+
+		private final Aws aws = new Aws();
+
+		private final Gcp gcp = new Gcp();
+
+		private final Azure azure = new Azure();
+
+		public List<String> getOrder() {
+			return this.order;
+		}
+
+		public void setOrder(List<String> order) {
+			this.order = order;
+		}
+
+		public Duration getTimeout() {
+			return this.timeout;
+		}
+
+		public void setTimeout(Duration timeout) {
+			this.timeout = timeout;
+		}
+
+		public boolean isRequired() {
+			return this.required;
+		}
+
+		public void setRequired(boolean required) {
+			this.required = required;
+		}
+
+		public Env getEnv() {
+			return this.env;
+		}
+
+		public File getFile() {
+			return this.file;
+		}
+
+		public Ecs getEcs() {
+			return this.ecs;
+		}
+
+		public Aws getAws() {
+			return this.aws;
+		}
+
+		public Gcp getGcp() {
+			return this.gcp;
+		}
+
+		public Azure getAzure() {
+			return this.azure;
+		}
+
+	}
+
+	public static class Env {
+
+		/**
+		 * Environment variables to read the rack from, in order.
+		 */
+		private List<String> variables = new ArrayList<>(List.of("KAFKA_CLIENT_RACK"));
+
+		public List<String> getVariables() {
+			return this.variables;
+		}
+
+		public void setVariables(List<String> variables) {
+			this.variables = variables;
+		}
+
+	}
+
+	public static class File {
+
+		/**
+		 * File holding the rack, either as a single value or as Kubernetes downward-API
+		 * label lines key="value".
+		 */
+		private Path path;
+
+		/**
+		 * Label to take the rack from when the file holds key="value" lines.
+		 */
+		private String key = "topology.kubernetes.io/zone";
+
+		public Path getPath() {
+			return this.path;
+		}
+
+		public void setPath(Path path) {
+			this.path = path;
+		}
+
+		public String getKey() {
+			return this.key;
+		}
+
+		public void setKey(String key) {
+			this.key = key;
+		}
+
+	}
+
+	public static class Ecs {
+
+		/**
+		 * Whether to read the availability zone from ECS task metadata (v4) when
+		 * ECS_CONTAINER_METADATA_URI_V4 is set.
+		 */
+		private boolean enabled = true;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+	}
+
+	public static class Aws {
+
+		/**
+		 * Whether to read the availability zone from EC2 instance metadata (IMDSv2, with an
+		 * IMDSv1 fallback). AWS_EC2_METADATA_DISABLED=true also turns it off.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * EC2 instance metadata endpoint. Defaults to AWS_EC2_METADATA_SERVICE_ENDPOINT
+		 * when set, else http://169.254.169.254 (http://[fd00:ec2::254] when
+		 * AWS_EC2_METADATA_SERVICE_ENDPOINT_MODE=IPv6).
+		 */
+		private URI endpoint;
+
+		/**
+		 * Form of the availability zone to use as the rack: the AZ id, the AZ name, or
+		 * whichever the brokers' racks use.
+		 */
+		private ZoneFormat zoneFormat = ZoneFormat.AUTO;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public URI getEndpoint() {
+			return this.endpoint;
+		}
+
+		public void setEndpoint(URI endpoint) {
+			this.endpoint = endpoint;
+		}
+
+		public ZoneFormat getZoneFormat() {
+			return this.zoneFormat;
+		}
+
+		public void setZoneFormat(ZoneFormat zoneFormat) {
+			this.zoneFormat = zoneFormat;
+		}
+
+	}
+
+	public static class Gcp {
+
+		/**
+		 * Whether to read the zone from the GCP metadata server.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * GCP metadata server endpoint. Defaults to GCE_METADATA_HOST when set, else
+		 * http://metadata.google.internal.
+		 */
+		private URI endpoint;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public URI getEndpoint() {
+			return this.endpoint;
+		}
+
+		public void setEndpoint(URI endpoint) {
+			this.endpoint = endpoint;
+		}
+
+	}
+
+	public static class Azure {
+
+		/**
+		 * Whether to read the location and zone from Azure instance metadata.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Azure instance metadata endpoint. Defaults to http://169.254.169.254.
+		 */
+		private URI endpoint;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public URI getEndpoint() {
+			return this.endpoint;
+		}
+
+		public void setEndpoint(URI endpoint) {
+			this.endpoint = endpoint;
+		}
+
+	}
+
+}

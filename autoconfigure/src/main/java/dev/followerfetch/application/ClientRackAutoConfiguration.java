@@ -1,0 +1,45 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.followerfetch.application;
+
+import dev.followerfetch.detection.DetectedRack;
+import dev.followerfetch.detection.RackDetectionAutoConfiguration;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.context.annotation.Bean;
+import org.springframework.kafka.core.ConsumerFactory;
+
+/**
+ * Auto-configuration that gives every Kafka {@link ConsumerFactory} the detected
+ * {@code client.rack}, Boot's own and user-defined ones alike.
+ *
+ * @author follower-fetch authors
+ */
+@AutoConfiguration(after = RackDetectionAutoConfiguration.class)
+@ConditionalOnClass(ConsumerFactory.class)
+@ConditionalOnBooleanProperty(name = "follower-fetch.enabled", matchIfMissing = true)
+public final class ClientRackAutoConfiguration {
+
+	@Bean
+	static ClientRackConsumerFactoryPostProcessor followerFetchClientRackConsumerFactoryPostProcessor(
+			ObjectProvider<DetectedRack> detectedRack) {
+		return new ClientRackConsumerFactoryPostProcessor(detectedRack);
+	}
+
+}

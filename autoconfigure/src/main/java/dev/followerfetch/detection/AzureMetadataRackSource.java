@@ -1,0 +1,80 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.followerfetch.detection;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import dev.followerfetch.detection.MetadataHttpClient.MetadataException;
+
+/**
+ * Reads the location and logical zone from Azure instance metadata. The rack offered
+ * first is {@code <location>-<zone>}, as Kubernetes on Azure labels its nodes; the bare
+ * zone number follows.
+ *
+ * @author follower-fetch authors
+ */
+final class AzureMetadataRackSource implements RackSource {
+
+	static final URI DEFAULT_ENDPOINT = URI.create("http://169.254.169.254");
+
+	private static final String QUERY = "?api-version=2021-02-01&format=text";
+
+	private final MetadataHttpClient client;
+
+	private final boolean enabled;
+
+	private final URI endpoint;
+
+	AzureMetadataRackSource(MetadataHttpClient client, boolean enabled, URI endpoint) {
+		this.client = client;
+		this.enabled = enabled;
+		this.endpoint = (endpoint != null) ? endpoint : DEFAULT_ENDPOINT;
+	}
+
+	@Override
+	public String name() {
+		return "azure";
+	}
+
+	@Override
+	public boolean isRemote() {
+		return true;
+	}
+
+	@Override
+	public RackLookup lookup(Duration timeout) throws MetadataException {
+		if (!this.enabled) {
+			return RackLookup.notFound("disabled by follower-fetch.detection.azure.enabled=false");
+		}
+		long deadline = System.nanoTime() + timeout.toNanos();
+		String zone = get("zone", timeout).strip();
+		if (zone.isEmpty()) {
+			return RackLookup.notFound("the VM is not in an availability zone (empty zone)");
+		}
+		String location = get("location", Duration.ofNanos(Math.max(deadline - System.nanoTime(), 0))).strip();
+		return RackLookup.found(List.of(new RackCandidate(location + "-" + zone, "location-zone"),
+				new RackCandidate(zone, "zone")));
+	}
+
+	private String get(String field, Duration timeout) throws MetadataException {
+		URI uri = this.endpoint.resolve("/metadata/instance/compute/" + field + QUERY);
+		return this.client.fetch("GET", uri, Map.of("Metadata", "true"), timeout);
+	}
+
+}

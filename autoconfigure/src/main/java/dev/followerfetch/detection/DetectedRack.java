@@ -1,0 +1,186 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.followerfetch.detection;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+import org.springframework.util.Assert;
+
+/**
+ * The rack this application runs in, where it came from, and what every source said. One
+ * instance per application context, available as a bean.
+ *
+ * @author follower-fetch authors
+ */
+public final class DetectedRack {
+
+	private final String rack;
+
+	private final String source;
+
+	private final String reason;
+
+	private final List<Attempt> attempts;
+
+	private final Duration elapsed;
+
+	DetectedRack(String rack, String source, String reason, List<Attempt> attempts, Duration elapsed) {
+		Assert.isTrue((rack == null) == (source == null), "'rack' and 'source' go together");
+		this.rack = rack;
+		this.source = source;
+		this.reason = reason;
+		this.attempts = List.copyOf(attempts);
+		this.elapsed = elapsed;
+	}
+
+	/**
+	 * The rack to use as {@code client.rack}.
+	 * @return the rack, or empty when none was found
+	 */
+	public Optional<String> rack() {
+		return Optional.ofNullable(this.rack);
+	}
+
+	/**
+	 * Where the rack came from, for example {@code aws:availability-zone-id} or
+	 * {@code property:follower-fetch.rack}.
+	 * @return the source, or empty when no rack was found
+	 */
+	public Optional<String> source() {
+		return Optional.ofNullable(this.source);
+	}
+
+	/**
+	 * Why this rack was chosen among the candidates of its source, for example which AZ
+	 * form matched the brokers.
+	 * @return the reason for the choice, or {@code null}
+	 */
+	public String reason() {
+		return this.reason;
+	}
+
+	/**
+	 * Every source consulted, in priority order, with what it answered.
+	 * @return the attempts
+	 */
+	public List<Attempt> attempts() {
+		return this.attempts;
+	}
+
+	/**
+	 * The candidates offered by the source the rack came from.
+	 * @return the candidates, most preferred first; empty when no rack was found
+	 */
+	public List<RackCandidate> candidates() {
+		return this.attempts.stream()
+			.filter((attempt) -> attempt.outcome() == Outcome.FOUND)
+			.findFirst()
+			.map(Attempt::candidates)
+			.orElse(List.of());
+	}
+
+	/**
+	 * Wall-clock time detection took.
+	 * @return the elapsed time
+	 */
+	public Duration elapsed() {
+		return this.elapsed;
+	}
+
+	/**
+	 * A one-line account of every source's answer, suitable for logs and error messages.
+	 * @return the description
+	 */
+	public String describeAttempts() {
+		return this.attempts.stream().map(Attempt::toString).collect(Collectors.joining("; "));
+	}
+
+	@Override
+	public String toString() {
+		if (this.rack == null) {
+			return "no rack (" + describeAttempts() + ")";
+		}
+		return this.rack + " (from " + this.source + ")";
+	}
+
+	/**
+	 * How a source answered.
+	 */
+	public enum Outcome {
+
+		/**
+		 * The source offered at least one valid rack.
+		 */
+		FOUND,
+
+		/**
+		 * The source has nothing to offer here, for example an unset variable.
+		 */
+		NOT_FOUND,
+
+		/**
+		 * The source answered with a value that is not a valid rack.
+		 */
+		INVALID,
+
+		/**
+		 * The source failed, for example an HTTP error or a refused connection.
+		 */
+		FAILED,
+
+		/**
+		 * The source did not answer within the detection budget.
+		 */
+		TIMED_OUT,
+
+		/**
+		 * The source was not consulted because a source of higher priority answered.
+		 */
+		SKIPPED
+
+	}
+
+	/**
+	 * What one source answered.
+	 *
+	 * @param source the source name
+	 * @param outcome how it answered
+	 * @param detail the reason, for anything but {@link Outcome#FOUND}
+	 * @param candidates the valid candidates it offered
+	 */
+	public record Attempt(String source, Outcome outcome, String detail, List<RackCandidate> candidates) {
+
+		public Attempt {
+			candidates = List.copyOf(candidates);
+		}
+
+		@Override
+		public String toString() {
+			if (this.outcome == Outcome.FOUND) {
+				return this.source + ": " + this.candidates.stream()
+					.map((candidate) -> candidate.rack() + " (" + candidate.attribute() + ")")
+					.collect(Collectors.joining(", "));
+			}
+			return this.source + ": " + this.outcome.name().toLowerCase().replace('_', ' ')
+					+ ((this.detail != null) ? ", " + this.detail : "");
+		}
+
+	}
+
+}

@@ -1,0 +1,129 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.followerfetch.detection;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+import dev.followerfetch.detection.MetadataHttpClient.MetadataException;
+
+import org.springframework.util.StringUtils;
+
+/**
+ * Reads the availability zone id and name from EC2 instance metadata: IMDSv2 with a
+ * session token, falling back to IMDSv1 when the token call fails (as it does in a
+ * container when the hop limit is 1).
+ *
+ * @author follower-fetch authors
+ */
+final class Ec2MetadataRackSource implements RackSource {
+
+	static final URI DEFAULT_ENDPOINT = URI.create("http://169.254.169.254");
+
+	static final URI DEFAULT_IPV6_ENDPOINT = URI.create("http://[fd00:ec2::254]");
+
+	static final String TOKEN_TTL_SECONDS = "60";
+
+	private final MetadataHttpClient client;
+
+	private final boolean enabled;
+
+	private final URI endpoint;
+
+	private final ZoneFormat zoneFormat;
+
+	private final Function<String, String> environment;
+
+	Ec2MetadataRackSource(MetadataHttpClient client, boolean enabled, URI endpoint, ZoneFormat zoneFormat,
+			Function<String, String> environment) {
+		this.client = client;
+		this.enabled = enabled;
+		this.endpoint = endpoint;
+		this.zoneFormat = zoneFormat;
+		this.environment = environment;
+	}
+
+	@Override
+	public String name() {
+		return "aws";
+	}
+
+	@Override
+	public boolean isRemote() {
+		return true;
+	}
+
+	@Override
+	public RackLookup lookup(Duration timeout) throws MetadataException {
+		if (!this.enabled) {
+			return RackLookup.notFound("disabled by follower-fetch.detection.aws.enabled=false");
+		}
+		if ("true".equalsIgnoreCase(StringUtils.trimWhitespace(this.environment.apply("AWS_EC2_METADATA_DISABLED")))) {
+			return RackLookup.notFound("disabled by AWS_EC2_METADATA_DISABLED=true");
+		}
+		long deadline = System.nanoTime() + timeout.toNanos();
+		URI base = endpoint();
+		Map<String, String> headers = Map.of();
+		String tokenFailure = null;
+		try {
+			String token = this.client.fetch("PUT", base.resolve("/latest/api/token"),
+					Map.of("X-aws-ec2-metadata-token-ttl-seconds", TOKEN_TTL_SECONDS), timeout.dividedBy(2)).strip();
+			headers = Map.of("X-aws-ec2-metadata-token", token);
+		}
+		catch (MetadataException ex) {
+			tokenFailure = ex.getMessage();
+		}
+		List<RackCandidate> candidates = new ArrayList<>();
+		MetadataException failure = null;
+		for (String attribute : attributes()) {
+			try {
+				String value = this.client.fetch("GET", base.resolve("/latest/meta-data/placement/" + attribute),
+						headers, remaining(deadline));
+				candidates.add(new RackCandidate(value, attribute));
+			}
+			catch (MetadataException ex) {
+				failure = (failure != null) ? failure : ex;
+			}
+		}
+		if (candidates.isEmpty()) {
+			throw (tokenFailure != null)
+					? new MetadataException("IMDSv2 token: " + tokenFailure + "; IMDSv1: " + failure.getMessage())
+					: failure;
+		}
+		return RackLookup.found(candidates);
+	}
+
+	private List<String> attributes() {
+		return (this.zoneFormat == ZoneFormat.NAME) ? List.of("availability-zone", "availability-zone-id")
+				: List.of("availability-zone-id", "availability-zone");
+	}
+
+	URI endpoint() throws MetadataException {
+		String mode = StringUtils.trimWhitespace(this.environment.apply("AWS_EC2_METADATA_SERVICE_ENDPOINT_MODE"));
+		URI fallback = ("IPv6".equalsIgnoreCase(mode)) ? DEFAULT_IPV6_ENDPOINT : DEFAULT_ENDPOINT;
+		return MetadataEndpoints.resolve(this.endpoint, "AWS_EC2_METADATA_SERVICE_ENDPOINT", this.environment,
+				fallback);
+	}
+
+	private static Duration remaining(long deadline) {
+		return Duration.ofNanos(Math.max(deadline - System.nanoTime(), 0));
+	}
+
+}

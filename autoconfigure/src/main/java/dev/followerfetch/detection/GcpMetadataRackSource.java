@@ -1,0 +1,90 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.followerfetch.detection;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import dev.followerfetch.detection.MetadataHttpClient.MetadataException;
+import dev.followerfetch.detection.MetadataHttpClient.Response;
+
+/**
+ * Reads the zone from the GCP metadata server, which answers
+ * {@code projects/<number>/zones/<zone>} to requests carrying {@code Metadata-Flavor: Google}.
+ *
+ * @author follower-fetch authors
+ */
+final class GcpMetadataRackSource implements RackSource {
+
+	static final URI DEFAULT_ENDPOINT = URI.create("http://metadata.google.internal");
+
+	private static final String FLAVOR = "Metadata-Flavor";
+
+	private static final Pattern ZONE = Pattern.compile("projects/[0-9]+/zones/([^/\\s]+)");
+
+	private final MetadataHttpClient client;
+
+	private final boolean enabled;
+
+	private final URI endpoint;
+
+	private final Function<String, String> environment;
+
+	GcpMetadataRackSource(MetadataHttpClient client, boolean enabled, URI endpoint,
+			Function<String, String> environment) {
+		this.client = client;
+		this.enabled = enabled;
+		this.endpoint = endpoint;
+		this.environment = environment;
+	}
+
+	@Override
+	public String name() {
+		return "gcp";
+	}
+
+	@Override
+	public boolean isRemote() {
+		return true;
+	}
+
+	@Override
+	public RackLookup lookup(Duration timeout) throws MetadataException {
+		if (!this.enabled) {
+			return RackLookup.notFound("disabled by follower-fetch.detection.gcp.enabled=false");
+		}
+		URI uri = MetadataEndpoints.resolve(this.endpoint, "GCE_METADATA_HOST", this.environment, DEFAULT_ENDPOINT)
+			.resolve("/computeMetadata/v1/instance/zone");
+		Response response = this.client.send("GET", uri, Map.of(FLAVOR, "Google"), timeout);
+		if (!response.isOk()) {
+			throw new MetadataException(response.describeStatus(uri));
+		}
+		if (!"Google".equals(response.header(FLAVOR))) {
+			throw new MetadataException(uri + " answered without the Metadata-Flavor: Google header");
+		}
+		Matcher matcher = ZONE.matcher(response.body().strip());
+		if (!matcher.matches()) {
+			throw new MetadataException(uri + " answered " + RackValues.quote(response.body())
+					+ ", not projects/<number>/zones/<zone>");
+		}
+		return RackLookup.found("zone", matcher.group(1));
+	}
+
+}

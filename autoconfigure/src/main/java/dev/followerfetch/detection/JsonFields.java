@@ -1,0 +1,209 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.followerfetch.detection;
+
+/**
+ * Reads one top-level string field of a JSON object without a JSON library on the
+ * classpath. Strict about syntax, bounded in nesting depth.
+ *
+ * @author follower-fetch authors
+ */
+final class JsonFields {
+
+	private static final int MAX_DEPTH = 64;
+
+	private final String json;
+
+	private int position;
+
+	private JsonFields(String json) {
+		this.json = json;
+	}
+
+	/**
+	 * The value of a top-level string field.
+	 * @param json a JSON object
+	 * @param field the field name
+	 * @return the value, or {@code null} if the field is absent or not a string
+	 * @throws IllegalArgumentException if the text is not a JSON object
+	 */
+	static String topLevelString(String json, String field) {
+		JsonFields parser = new JsonFields(json);
+		String value = parser.findInObject(field);
+		parser.skipWhitespace();
+		if (parser.position != json.length()) {
+			throw parser.error("trailing content");
+		}
+		return value;
+	}
+
+	private String findInObject(String field) {
+		skipWhitespace();
+		expect('{');
+		String found = null;
+		skipWhitespace();
+		if (peek() == '}') {
+			this.position++;
+			return null;
+		}
+		while (true) {
+			skipWhitespace();
+			String name = readString();
+			skipWhitespace();
+			expect(':');
+			skipWhitespace();
+			if (name.equals(field) && peek() == '"') {
+				found = readString();
+			}
+			else {
+				skipValue(1);
+			}
+			skipWhitespace();
+			char next = next();
+			if (next == '}') {
+				return found;
+			}
+			if (next != ',') {
+				throw error("expected ',' or '}'");
+			}
+		}
+	}
+
+	private void skipValue(int depth) {
+		if (depth > MAX_DEPTH) {
+			throw error("nested deeper than " + MAX_DEPTH);
+		}
+		char c = peek();
+		switch (c) {
+			case '"' -> readString();
+			case '{' -> skipContainer('{', '}', true, depth);
+			case '[' -> skipContainer('[', ']', false, depth);
+			default -> skipLiteral();
+		}
+	}
+
+	private void skipContainer(char open, char close, boolean object, int depth) {
+		expect(open);
+		skipWhitespace();
+		if (peek() == close) {
+			this.position++;
+			return;
+		}
+		while (true) {
+			skipWhitespace();
+			if (object) {
+				readString();
+				skipWhitespace();
+				expect(':');
+				skipWhitespace();
+			}
+			skipValue(depth + 1);
+			skipWhitespace();
+			char next = next();
+			if (next == close) {
+				return;
+			}
+			if (next != ',') {
+				throw error("expected ',' or '" + close + "'");
+			}
+		}
+	}
+
+	private void skipLiteral() {
+		int start = this.position;
+		while (this.position < this.json.length() && "+-.0123456789eEtrufalsn".indexOf(peek()) >= 0) {
+			this.position++;
+		}
+		String literal = this.json.substring(start, this.position);
+		if (!literal.equals("true") && !literal.equals("false") && !literal.equals("null")
+				&& !literal.matches("-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?")) {
+			throw error("unexpected value");
+		}
+	}
+
+	private String readString() {
+		expect('"');
+		StringBuilder value = new StringBuilder();
+		while (true) {
+			char c = next();
+			if (c == '"') {
+				return value.toString();
+			}
+			if (c < 0x20) {
+				throw error("control character in string");
+			}
+			if (c != '\\') {
+				value.append(c);
+				continue;
+			}
+			char escaped = next();
+			switch (escaped) {
+				case '"', '\\', '/' -> value.append(escaped);
+				case 'b' -> value.append('\b');
+				case 'f' -> value.append('\f');
+				case 'n' -> value.append('\n');
+				case 'r' -> value.append('\r');
+				case 't' -> value.append('\t');
+				case 'u' -> value.append(readUnicodeEscape());
+				default -> throw error("invalid escape");
+			}
+		}
+	}
+
+	private char readUnicodeEscape() {
+		if (this.position + 4 > this.json.length()) {
+			throw error("truncated escape");
+		}
+		String hex = this.json.substring(this.position, this.position + 4);
+		this.position += 4;
+		try {
+			return (char) Integer.parseInt(hex, 16);
+		}
+		catch (NumberFormatException ex) {
+			throw error("invalid escape");
+		}
+	}
+
+	private void skipWhitespace() {
+		while (this.position < this.json.length() && " \t\r\n".indexOf(this.json.charAt(this.position)) >= 0) {
+			this.position++;
+		}
+	}
+
+	private void expect(char expected) {
+		if (next() != expected) {
+			throw error("expected '" + expected + "'");
+		}
+	}
+
+	private char peek() {
+		if (this.position >= this.json.length()) {
+			throw error("unexpected end");
+		}
+		return this.json.charAt(this.position);
+	}
+
+	private char next() {
+		char c = peek();
+		this.position++;
+		return c;
+	}
+
+	private IllegalArgumentException error(String problem) {
+		return new IllegalArgumentException(problem + " at offset " + this.position);
+	}
+
+}

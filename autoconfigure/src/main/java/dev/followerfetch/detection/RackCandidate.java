@@ -1,0 +1,35 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.followerfetch.detection;
+
+import org.springframework.util.Assert;
+
+/**
+ * A rack value offered by a source, with the attribute it was read from.
+ *
+ * @param rack the rack value, for example {@code use1-az2}
+ * @param attribute what the value is, for example {@code availability-zone-id}
+ * @author follower-fetch authors
+ */
+public record RackCandidate(String rack, String attribute) {
+
+	public RackCandidate {
+		Assert.hasText(rack, "'rack' must not be empty");
+		Assert.hasText(attribute, "'attribute' must not be empty");
+	}
+
+}

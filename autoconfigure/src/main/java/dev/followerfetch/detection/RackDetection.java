@@ -1,0 +1,168 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.followerfetch.detection;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import dev.followerfetch.FollowerFetchProperties;
+import dev.followerfetch.detection.DetectedRack.Attempt;
+import dev.followerfetch.detection.DetectedRack.Outcome;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.core.env.Environment;
+import org.springframework.util.StringUtils;
+
+/**
+ * Turns configuration and sources into the application's {@link DetectedRack}: an explicit
+ * rack wins, otherwise the sources are asked in the configured order. Logs the outcome
+ * once and enforces {@code follower-fetch.detection.required}.
+ *
+ * @author follower-fetch authors
+ */
+final class RackDetection {
+
+	static final List<String> BUILT_IN_SOURCES = List.of("env", "file", "ecs", "aws", "gcp", "azure");
+
+	private static final List<String> KAFKA_CLIENT_RACK_PREFIXES = List.of("spring.kafka.consumer.properties",
+			"spring.kafka.properties");
+
+	private static final Log logger = LogFactory.getLog(RackDetection.class);
+
+	private final FollowerFetchProperties properties;
+
+	private final Environment environment;
+
+	private final CandidateSelector selector;
+
+	RackDetection(FollowerFetchProperties properties, Environment environment, CandidateSelector selector) {
+		this.properties = properties;
+		this.environment = environment;
+		this.selector = selector;
+	}
+
+	DetectedRack detect(List<RackSource> available) {
+		Duration timeout = this.properties.getDetection().getTimeout();
+		if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+			throw new InvalidConfigurationPropertyValueException("follower-fetch.detection.timeout", timeout,
+					"The budget for network sources must be a positive duration, for example 1s.");
+		}
+		List<RackSource> sources = arrange(available);
+		DetectedRack detected = explicitRack();
+		if (detected == null) {
+			detected = new RackDetector(sources, timeout, this.selector).detect();
+		}
+		report(detected);
+		return detected;
+	}
+
+	private DetectedRack explicitRack() {
+		String configured = this.properties.getRack();
+		for (String prefix : KAFKA_CLIENT_RACK_PREFIXES) {
+			String kafkaRack = Binder.get(this.environment)
+				.bind(prefix, Bindable.mapOf(String.class, String.class))
+				.map((map) -> map.get("client.rack"))
+				.orElse(null);
+			if (kafkaRack != null) {
+				String source = "property:" + prefix + ".client.rack";
+				if (StringUtils.hasText(configured) && !configured.strip().equals(kafkaRack)) {
+					logger.warn("follower-fetch.rack=" + configured + " is ignored: " + prefix
+							+ ".client.rack=" + kafkaRack + " is set and an explicit client.rack is never overwritten");
+				}
+				return explicit(kafkaRack, source);
+			}
+		}
+		if (configured == null) {
+			return null;
+		}
+		try {
+			return explicit(RackValues.validate(configured), "property:follower-fetch.rack");
+		}
+		catch (IllegalArgumentException ex) {
+			throw new InvalidConfigurationPropertyValueException("follower-fetch.rack", configured,
+					"A rack is " + RackValues.RULE + " (" + ex.getMessage() + ").");
+		}
+	}
+
+	private static DetectedRack explicit(String rack, String source) {
+		return new DetectedRack(rack, source, null,
+				List.of(new Attempt(source, Outcome.FOUND, null, List.of(new RackCandidate(rack, "explicit")))),
+				Duration.ZERO);
+	}
+
+	List<RackSource> arrange(List<RackSource> available) {
+		Map<String, RackSource> byName = new LinkedHashMap<>();
+		for (RackSource source : available) {
+			RackSource previous = byName.putIfAbsent(source.name(), source);
+			if (previous != null) {
+				throw new IllegalStateException("Two RackSource beans share the name '" + source.name() + "' ("
+						+ previous.getClass().getName() + " and " + source.getClass().getName()
+						+ "); give each source a distinct name()");
+			}
+		}
+		List<String> order = this.properties.getDetection().getOrder();
+		List<String> unknown = order.stream().filter((name) -> !byName.containsKey(name.strip())).toList();
+		if (!unknown.isEmpty()) {
+			throw new InvalidConfigurationPropertyValueException("follower-fetch.detection.order",
+					String.join(",", order), "Unknown source " + String.join(", ", unknown)
+							+ ". Known sources: " + String.join(", ", byName.keySet()) + ".");
+		}
+		List<String> listed = order.stream().map(String::strip).distinct().toList();
+		if (listed.size() != order.size()) {
+			throw new InvalidConfigurationPropertyValueException("follower-fetch.detection.order",
+					String.join(",", order), "A source is listed more than once.");
+		}
+		if (order.isEmpty()) {
+			logger.warn("follower-fetch.detection.order is empty: only an explicit rack and the application's own "
+					+ "RackSource beans are used");
+		}
+		List<RackSource> arranged = new ArrayList<>();
+		Set<String> builtIn = Set.copyOf(BUILT_IN_SOURCES);
+		byName.forEach((name, source) -> {
+			if (!builtIn.contains(name) && !listed.contains(name)) {
+				arranged.add(source);
+			}
+		});
+		listed.forEach((name) -> arranged.add(byName.get(name)));
+		return arranged;
+	}
+
+	private void report(DetectedRack detected) {
+		if (detected.rack().isPresent()) {
+			if (logger.isInfoEnabled()) {
+				logger.info("Kafka client.rack is " + detected.rack().get() + " (from " + detected.source().get()
+						+ ((detected.reason() != null) ? ", " + detected.reason() : "") + ", found in "
+						+ detected.elapsed().toMillis() + " ms; " + detected.describeAttempts() + ")");
+			}
+			return;
+		}
+		if (this.properties.getDetection().isRequired()) {
+			throw new RackNotDetectedException(detected);
+		}
+		logger.warn("No Kafka client.rack found in " + detected.elapsed().toMillis()
+				+ " ms, so consumers keep reading from partition leaders. Sources tried: " + detected.describeAttempts()
+				+ ". Set follower-fetch.rack or KAFKA_CLIENT_RACK to choose one.");
+	}
+
+}

@@ -1,0 +1,94 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.followerfetch.detection;
+
+import java.util.function.Function;
+
+import dev.followerfetch.FollowerFetchProperties;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
+import org.springframework.kafka.core.ConsumerFactory;
+
+/**
+ * Auto-configuration that works out the rack (zone) this application runs in.
+ *
+ * @author follower-fetch authors
+ */
+@AutoConfiguration
+@ConditionalOnClass(ConsumerFactory.class)
+@ConditionalOnBooleanProperty(name = "follower-fetch.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(FollowerFetchProperties.class)
+public final class RackDetectionAutoConfiguration {
+
+	@Bean
+	DetectedRack followerFetchDetectedRack(FollowerFetchProperties properties, Environment environment,
+			ObjectProvider<RackSource> sources) {
+		return new RackDetection(properties, environment, CandidateSelector.FIRST)
+			.detect(sources.orderedStream().toList());
+	}
+
+	@Bean
+	EnvironmentRackSource followerFetchEnvironmentRackSource(FollowerFetchProperties properties,
+			Environment environment) {
+		return new EnvironmentRackSource(properties.getDetection().getEnv().getVariables(), lookup(environment));
+	}
+
+	@Bean
+	FileRackSource followerFetchFileRackSource(FollowerFetchProperties properties) {
+		FollowerFetchProperties.File file = properties.getDetection().getFile();
+		return new FileRackSource(file.getPath(), file.getKey());
+	}
+
+	@Bean
+	EcsTaskMetadataRackSource followerFetchEcsTaskMetadataRackSource(FollowerFetchProperties properties,
+			Environment environment) {
+		return new EcsTaskMetadataRackSource(MetadataHttpClient.INSTANCE, properties.getDetection().getEcs().isEnabled(),
+				lookup(environment));
+	}
+
+	@Bean
+	Ec2MetadataRackSource followerFetchEc2MetadataRackSource(FollowerFetchProperties properties,
+			Environment environment) {
+		FollowerFetchProperties.Aws aws = properties.getDetection().getAws();
+		return new Ec2MetadataRackSource(MetadataHttpClient.INSTANCE, aws.isEnabled(), aws.getEndpoint(),
+				aws.getZoneFormat(), lookup(environment));
+	}
+
+	@Bean
+	GcpMetadataRackSource followerFetchGcpMetadataRackSource(FollowerFetchProperties properties,
+			Environment environment) {
+		FollowerFetchProperties.Gcp gcp = properties.getDetection().getGcp();
+		return new GcpMetadataRackSource(MetadataHttpClient.INSTANCE, gcp.isEnabled(), gcp.getEndpoint(),
+				lookup(environment));
+	}
+
+	@Bean
+	AzureMetadataRackSource followerFetchAzureMetadataRackSource(FollowerFetchProperties properties) {
+		FollowerFetchProperties.Azure azure = properties.getDetection().getAzure();
+		return new AzureMetadataRackSource(MetadataHttpClient.INSTANCE, azure.isEnabled(), azure.getEndpoint());
+	}
+
+	private static Function<String, String> lookup(Environment environment) {
+		return environment::getProperty;
+	}
+
+}
