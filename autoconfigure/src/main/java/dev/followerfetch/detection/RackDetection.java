@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 import dev.followerfetch.FollowerFetchProperties;
 import dev.followerfetch.detection.DetectedRack.Attempt;
@@ -151,9 +152,15 @@ final class RackDetection {
 	private void report(DetectedRack detected) {
 		if (detected.rack().isPresent()) {
 			if (logger.isInfoEnabled()) {
+				String consulted = detected.attempts()
+					.stream()
+					.filter((attempt) -> attempt.outcome() != Outcome.SKIPPED && !attempt.source().startsWith("property:"))
+					.map(Attempt::toString)
+					.collect(Collectors.joining("; "));
 				logger.info("Kafka client.rack is " + detected.rack().get() + " (from " + detected.source().get()
-						+ ((detected.reason() != null) ? ", " + detected.reason() : "") + ", found in "
-						+ detected.elapsed().toMillis() + " ms; " + detected.describeAttempts() + ")");
+						+ ((detected.reason() != null) ? ", " + detected.reason() : "")
+						+ ((consulted.isEmpty()) ? "" : "; found in " + detected.elapsed().toMillis() + " ms; " + consulted)
+						+ ")");
 			}
 			return;
 		}

@@ -1,0 +1,270 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.followerfetch.application;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+import dev.followerfetch.detection.DetectedRack;
+import dev.followerfetch.detection.RackDetectionAutoConfiguration;
+import dev.followerfetch.detection.RackLookup;
+import dev.followerfetch.detection.RackNotDetectedException;
+import dev.followerfetch.detection.RackSource;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.kafka.config.ConcurrentKafkaListenerContainerFactory;
+import org.springframework.kafka.core.ConsumerFactory;
+import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link ClientRackAutoConfiguration} with {@link RackDetectionAutoConfiguration}.
+ *
+ * @author follower-fetch authors
+ */
+class ClientRackAutoConfigurationTests {
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(
+				AutoConfigurations.of(RackDetectionAutoConfiguration.class, ClientRackAutoConfiguration.class))
+		.withPropertyValues("follower-fetch.detection.order=env");
+
+	@Test
+	void userDefinedConsumerFactoryGetsTheConfiguredRack() {
+		this.contextRunner.withUserConfiguration(OneConsumerFactory.class)
+			.withPropertyValues("follower-fetch.rack=az-b")
+			.run((context) -> assertThat(clientRack(context.getBean(ConsumerFactory.class))).isEqualTo("az-b"));
+	}
+
+	@Test
+	void bootsOwnConsumerFactoryGetsTheRackFromAnEnvironmentVariable() {
+		this.contextRunner.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class))
+			.withPropertyValues("KAFKA_CLIENT_RACK=use1-az2")
+			.run((context) -> {
+				assertThat(clientRack(context.getBean(ConsumerFactory.class))).isEqualTo("use1-az2");
+				DetectedRack detected = context.getBean(DetectedRack.class);
+				assertThat(detected.source()).contains("env:KAFKA_CLIENT_RACK");
+			});
+	}
+
+	@Test
+	void explicitClientRackInBootsConsumerPropertiesIsKeptAndReportedAsTheSource() {
+		this.contextRunner.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class))
+			.withPropertyValues("spring.kafka.consumer.properties.client.rack=rack-7", "follower-fetch.rack=az-b")
+			.run((context) -> {
+				assertThat(clientRack(context.getBean(ConsumerFactory.class))).isEqualTo("rack-7");
+				DetectedRack detected = context.getBean(DetectedRack.class);
+				assertThat(detected.rack()).contains("rack-7");
+				assertThat(detected.source()).contains("property:spring.kafka.consumer.properties.client.rack");
+			});
+	}
+
+	@Test
+	void userDefinedConsumerFactoryWithItsOwnClientRackKeepsIt() {
+		this.contextRunner.withUserConfiguration(ExplicitRackConsumerFactory.class)
+			.withPropertyValues("follower-fetch.rack=az-b")
+			.run((context) -> assertThat(clientRack(context.getBean(ConsumerFactory.class))).isEqualTo("az-own"));
+	}
+
+	@Test
+	void everyConsumerFactoryInTheContextIsCustomizedIncludingOnesHeldOnlyByAContainerFactory() {
+		this.contextRunner.withUserConfiguration(SeveralConsumerFactories.class)
+			.withPropertyValues("follower-fetch.rack=az-c")
+			.run((context) -> {
+				assertThat(context.getBeansOfType(ConsumerFactory.class)).hasSize(2)
+					.allSatisfy((name, factory) -> assertThat(clientRack(factory)).isEqualTo("az-c"));
+				ConcurrentKafkaListenerContainerFactory<?, ?> containerFactory = context
+					.getBean(ConcurrentKafkaListenerContainerFactory.class);
+				assertThat(clientRack(containerFactory.getConsumerFactory())).isEqualTo("az-c");
+			});
+	}
+
+	@Test
+	void whenDisabledEveryConsumerIsLeftUntouched() {
+		this.contextRunner.withUserConfiguration(OneConsumerFactory.class)
+			.withPropertyValues("follower-fetch.enabled=false", "follower-fetch.rack=az-b")
+			.run((context) -> {
+				assertThat(context).doesNotHaveBean(DetectedRack.class)
+					.doesNotHaveBean(ClientRackConsumerFactoryPostProcessor.class);
+				assertThat(clientRack(context.getBean(ConsumerFactory.class))).isNull();
+			});
+	}
+
+	@Test
+	void whenSpringKafkaIsAbsentTheAutoConfigurationBacksOff() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader(ConsumerFactory.class))
+			.withPropertyValues("follower-fetch.rack=az-b")
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(DetectedRack.class)
+				.doesNotHaveBean(ClientRackConsumerFactoryPostProcessor.class));
+	}
+
+	@Test
+	void whenNoRackIsFoundStartupGoesOnAndConsumersStayOnTheLeader() {
+		this.contextRunner.withUserConfiguration(OneConsumerFactory.class).run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context.getBean(DetectedRack.class).rack()).isEmpty();
+			assertThat(clientRack(context.getBean(ConsumerFactory.class))).isNull();
+		});
+	}
+
+	@Test
+	void whenARackIsRequiredAndNoneIsFoundStartupFailsNamingEverySourceTried() {
+		this.contextRunner.withUserConfiguration(OneConsumerFactory.class)
+			.withPropertyValues("follower-fetch.detection.required=true", "follower-fetch.detection.order=env,file")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOf(RackNotDetectedException.class)
+				.hasMessageContaining("follower-fetch.detection.required")
+				.hasMessageContaining("env: not found, KAFKA_CLIENT_RACK not set")
+				.hasMessageContaining("file: not found, follower-fetch.detection.file.path not set"));
+	}
+
+	@Test
+	void anApplicationsOwnRackSourceJoinsTheChainBeforeTheBuiltInOnes() {
+		this.contextRunner.withUserConfiguration(OneConsumerFactory.class, CustomRackSource.class)
+			.withPropertyValues("KAFKA_CLIENT_RACK=az-env")
+			.run((context) -> {
+				DetectedRack detected = context.getBean(DetectedRack.class);
+				assertThat(detected.rack()).contains("az-node");
+				assertThat(detected.source()).contains("node-label:topology.kubernetes.io/zone");
+				assertThat(clientRack(context.getBean(ConsumerFactory.class))).isEqualTo("az-node");
+			});
+	}
+
+	@Test
+	void anApplicationsOwnRackSourceCanBePlacedByNamingItInTheOrder() {
+		this.contextRunner.withUserConfiguration(OneConsumerFactory.class, CustomRackSource.class)
+			.withPropertyValues("KAFKA_CLIENT_RACK=az-env", "follower-fetch.detection.order=env,node-label")
+			.run((context) -> assertThat(context.getBean(DetectedRack.class).rack()).contains("az-env"));
+	}
+
+	@Test
+	void anInvalidExplicitRackFailsStartupNamingTheProperty() {
+		this.contextRunner.withPropertyValues("follower-fetch.rack=az b\u0007")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOf(InvalidConfigurationPropertyValueException.class)
+				.hasMessageContaining("follower-fetch.rack"));
+	}
+
+	@Test
+	void anUnknownSourceInTheOrderFailsStartupNamingTheKnownSources() {
+		this.contextRunner.withPropertyValues("follower-fetch.rack=az-b", "follower-fetch.detection.order=env,k8s")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOf(InvalidConfigurationPropertyValueException.class)
+				.hasMessageContaining("follower-fetch.detection.order")
+				.hasMessageContaining("Unknown source k8s")
+				.hasMessageContaining("env, file, ecs, aws, gcp, azure"));
+	}
+
+	@Test
+	void aNonPositiveTimeoutFailsStartupNamingTheProperty() {
+		this.contextRunner.withPropertyValues("follower-fetch.detection.timeout=0s")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOf(InvalidConfigurationPropertyValueException.class)
+				.hasMessageContaining("follower-fetch.detection.timeout"));
+	}
+
+	private static Object clientRack(ConsumerFactory<?, ?> factory) {
+		return factory.getConfigurationProperties().get(ConsumerConfig.CLIENT_RACK_CONFIG);
+	}
+
+	private static Map<String, Object> consumerConfigs() {
+		Map<String, Object> configs = new HashMap<>();
+		configs.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9092");
+		return configs;
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class OneConsumerFactory {
+
+		@Bean
+		DefaultKafkaConsumerFactory<String, String> consumerFactory() {
+			return new DefaultKafkaConsumerFactory<>(consumerConfigs());
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class ExplicitRackConsumerFactory {
+
+		@Bean
+		DefaultKafkaConsumerFactory<String, String> consumerFactory() {
+			Map<String, Object> configs = consumerConfigs();
+			configs.put(ConsumerConfig.CLIENT_RACK_CONFIG, "az-own");
+			return new DefaultKafkaConsumerFactory<>(configs);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class SeveralConsumerFactories {
+
+		@Bean
+		DefaultKafkaConsumerFactory<String, String> ordersConsumerFactory() {
+			return new DefaultKafkaConsumerFactory<>(consumerConfigs());
+		}
+
+		@Bean
+		DefaultKafkaConsumerFactory<String, String> paymentsConsumerFactory() {
+			return new DefaultKafkaConsumerFactory<>(consumerConfigs());
+		}
+
+		@Bean
+		ConcurrentKafkaListenerContainerFactory<String, String> inlineContainerFactory() {
+			ConcurrentKafkaListenerContainerFactory<String, String> factory = new ConcurrentKafkaListenerContainerFactory<>();
+			factory.setConsumerFactory(new DefaultKafkaConsumerFactory<>(consumerConfigs()));
+			return factory;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class CustomRackSource {
+
+		@Bean
+		RackSource nodeLabelRackSource() {
+			return new RackSource() {
+
+				@Override
+				public String name() {
+					return "node-label";
+				}
+
+				@Override
+				public RackLookup lookup(Duration timeout) {
+					return RackLookup.found("topology.kubernetes.io/zone", "az-node");
+				}
+
+			};
+		}
+
+	}
+
+}
