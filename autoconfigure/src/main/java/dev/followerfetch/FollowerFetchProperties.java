@@ -80,6 +80,12 @@ public class FollowerFetchProperties {
 		private Duration timeout = Duration.ofSeconds(1);
 
 		/**
+		 * Time allowed to read the brokers' racks when a source offers several forms of the
+		 * zone (AWS with zone-format auto, Azure) and the one the brokers use is chosen.
+		 */
+		private Duration brokerTimeout = Duration.ofSeconds(2);
+
+		/**
 		 * Whether to fail start-up when no rack is found.
 		 */
 		private boolean required;
@@ -110,6 +116,14 @@ public class FollowerFetchProperties {
 
 		public void setTimeout(Duration timeout) {
 			this.timeout = timeout;
+		}
+
+		public Duration getBrokerTimeout() {
+			return this.brokerTimeout;
+		}
+
+		public void setBrokerTimeout(Duration brokerTimeout) {
+			this.brokerTimeout = brokerTimeout;
 		}
 
 		public boolean isRequired() {

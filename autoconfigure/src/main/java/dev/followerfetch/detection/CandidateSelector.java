@@ -16,6 +16,7 @@
 package dev.followerfetch.detection;
 
 import java.util.List;
+import java.util.Set;
 
 /**
  * Chooses the rack among the candidates offered by the source that answered, for example
@@ -30,7 +31,7 @@ interface CandidateSelector {
 	 * Takes the source's most preferred candidate.
 	 */
 	CandidateSelector FIRST = (source, candidates) -> new Selection(candidates.get(0),
-			(candidates.size() > 1) ? "preferred form of " + source : null);
+			(candidates.size() > 1) ? "preferred form of " + source : null, null);
 
 	/**
 	 * Choose a candidate.
@@ -45,8 +46,9 @@ interface CandidateSelector {
 	 *
 	 * @param candidate the chosen candidate
 	 * @param reason why it was chosen, or {@code null}
+	 * @param brokerRacks the broker racks consulted, or {@code null} if none were
 	 */
-	record Selection(RackCandidate candidate, String reason) {
+	record Selection(RackCandidate candidate, String reason, Set<String> brokerRacks) {
 
 	}
 

@@ -16,8 +16,11 @@
 package dev.followerfetch.detection;
 
 import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 import org.springframework.util.Assert;
@@ -36,15 +39,19 @@ public final class DetectedRack {
 
 	private final String reason;
 
+	private final Set<String> brokerRacks;
+
 	private final List<Attempt> attempts;
 
 	private final Duration elapsed;
 
-	DetectedRack(String rack, String source, String reason, List<Attempt> attempts, Duration elapsed) {
+	DetectedRack(String rack, String source, String reason, Set<String> brokerRacks, List<Attempt> attempts,
+			Duration elapsed) {
 		Assert.isTrue((rack == null) == (source == null), "'rack' and 'source' go together");
 		this.rack = rack;
 		this.source = source;
 		this.reason = reason;
+		this.brokerRacks = (brokerRacks != null) ? Collections.unmodifiableSet(new TreeSet<>(brokerRacks)) : null;
 		this.attempts = List.copyOf(attempts);
 		this.elapsed = elapsed;
 	}
@@ -73,6 +80,16 @@ public final class DetectedRack {
 	 */
 	public String reason() {
 		return this.reason;
+	}
+
+	/**
+	 * The racks of the brokers, when they were read to choose among candidates (AWS
+	 * {@code zone-format=auto}, Azure).
+	 * @return the distinct broker racks, or empty when the brokers were not consulted or
+	 * could not be reached
+	 */
+	public Optional<Set<String>> brokerRacks() {
+		return Optional.ofNullable(this.brokerRacks);
 	}
 
 	/**

@@ -69,6 +69,11 @@ final class RackDetection {
 			throw new InvalidConfigurationPropertyValueException("follower-fetch.detection.timeout", timeout,
 					"The budget for network sources must be a positive duration, for example 1s.");
 		}
+		Duration brokerTimeout = this.properties.getDetection().getBrokerTimeout();
+		if (brokerTimeout == null || brokerTimeout.isNegative() || brokerTimeout.isZero()) {
+			throw new InvalidConfigurationPropertyValueException("follower-fetch.detection.broker-timeout",
+					brokerTimeout, "The time allowed to read the brokers' racks must be a positive duration, for example 2s.");
+		}
 		List<RackSource> sources = arrange(available);
 		DetectedRack detected = explicitRack();
 		if (detected == null) {
@@ -107,7 +112,7 @@ final class RackDetection {
 	}
 
 	private static DetectedRack explicit(String rack, String source) {
-		return new DetectedRack(rack, source, null,
+		return new DetectedRack(rack, source, null, null,
 				List.of(new Attempt(source, Outcome.FOUND, null, List.of(new RackCandidate(rack, "explicit")))),
 				Duration.ZERO);
 	}

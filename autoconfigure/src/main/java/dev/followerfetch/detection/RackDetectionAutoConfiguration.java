@@ -27,6 +27,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 import org.springframework.kafka.core.ConsumerFactory;
+import org.springframework.kafka.core.KafkaAdmin;
 
 /**
  * Auto-configuration that works out the rack (zone) this application runs in.
@@ -41,9 +42,21 @@ public final class RackDetectionAutoConfiguration {
 
 	@Bean
 	DetectedRack followerFetchDetectedRack(FollowerFetchProperties properties, Environment environment,
-			ObjectProvider<RackSource> sources) {
-		return new RackDetection(properties, environment, CandidateSelector.FIRST)
-			.detect(sources.orderedStream().toList());
+			ObjectProvider<RackSource> sources, ObjectProvider<KafkaAdmin> kafkaAdmin) {
+		FollowerFetchProperties.Detection detection = properties.getDetection();
+		CandidateSelector selector = new BrokerMatchingCandidateSelector(brokerRackLookup(kafkaAdmin),
+				detection.getBrokerTimeout(), detection.getAws().getZoneFormat());
+		return new RackDetection(properties, environment, selector).detect(sources.orderedStream().toList());
+	}
+
+	private static BrokerRackLookup brokerRackLookup(ObjectProvider<KafkaAdmin> kafkaAdmin) {
+		KafkaAdmin admin = kafkaAdmin.getIfUnique();
+		if (admin == null) {
+			return (timeout) -> {
+				throw new IllegalStateException("no single KafkaAdmin bean to read them with");
+			};
+		}
+		return new AdminBrokerRackLookup(admin.getConfigurationProperties());
 	}
 
 	@Bean

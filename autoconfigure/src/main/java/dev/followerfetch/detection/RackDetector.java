@@ -88,11 +88,11 @@ final class RackDetector {
 		}
 		Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
 		if (winner == null) {
-			return new DetectedRack(null, null, null, attempts, elapsed);
+			return new DetectedRack(null, null, null, null, attempts, elapsed);
 		}
 		CandidateSelector.Selection selection = this.selector.select(winner.source(), winner.candidates());
 		return new DetectedRack(selection.candidate().rack(), winner.source() + ":" + selection.candidate().attribute(),
-				selection.reason(), attempts, elapsed);
+				selection.reason(), selection.brokerRacks(), attempts, elapsed);
 	}
 
 	private ExecutorService startRemote(List<RackSource> candidates, Map<RackSource, Future<RackLookup>> futures,

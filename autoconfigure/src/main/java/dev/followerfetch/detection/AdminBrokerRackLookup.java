@@ -1,0 +1,70 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.followerfetch.detection;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.common.Node;
+
+/**
+ * Reads broker racks with {@code Admin.describeCluster()}, using the application's own
+ * admin settings (bootstrap servers, security) and a short-lived client.
+ *
+ * @author follower-fetch authors
+ */
+final class AdminBrokerRackLookup implements BrokerRackLookup {
+
+	private final Map<String, Object> adminConfig;
+
+	AdminBrokerRackLookup(Map<String, Object> adminConfig) {
+		this.adminConfig = Map.copyOf(adminConfig);
+	}
+
+	@Override
+	public Set<String> brokerRacks(Duration timeout) throws Exception {
+		long start = System.nanoTime();
+		Map<String, Object> config = new HashMap<>(this.adminConfig);
+		int millis = (int) Math.max(timeout.toMillis(), 1);
+		config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, millis);
+		config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, millis);
+		config.putIfAbsent(AdminClientConfig.CLIENT_ID_CONFIG, "follower-fetch-rack-detection");
+		try (Admin admin = Admin.create(config)) {
+			try {
+				return admin.describeCluster(new DescribeClusterOptions().timeoutMs(millis))
+					.nodes()
+					.get(millis, TimeUnit.MILLISECONDS)
+					.stream()
+					.map(Node::rack)
+					.filter(Objects::nonNull)
+					.collect(Collectors.toSet());
+			}
+			finally {
+				long left = timeout.toNanos() - (System.nanoTime() - start);
+				admin.close(Duration.ofNanos(Math.max(left, 0)));
+			}
+		}
+	}
+
+}

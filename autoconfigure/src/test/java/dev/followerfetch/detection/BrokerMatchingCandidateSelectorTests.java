@@ -1,0 +1,123 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.followerfetch.detection;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeoutException;
+
+import dev.followerfetch.detection.CandidateSelector.Selection;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link BrokerMatchingCandidateSelector}.
+ *
+ * @author follower-fetch authors
+ */
+class BrokerMatchingCandidateSelectorTests {
+
+	private static final List<RackCandidate> AWS = List.of(new RackCandidate("use1-az2", "availability-zone-id"),
+			new RackCandidate("us-east-1b", "availability-zone"));
+
+	private static final List<RackCandidate> AZURE = List.of(new RackCandidate("eastus-2", "location-zone"),
+			new RackCandidate("2", "zone"));
+
+	private static final BrokerRackLookup NOT_TO_BE_CALLED = (timeout) -> {
+		throw new AssertionError("the brokers must not be consulted");
+	};
+
+	@Test
+	void theAzIdIsChosenWhenTheBrokersAreLabelledWithAzIds() {
+		Selection selection = select(ZoneFormat.AUTO, Set.of("use1-az1", "use1-az2", "use1-az3"), AWS);
+		assertThat(selection.candidate().rack()).isEqualTo("use1-az2");
+		assertThat(selection.reason()).contains("availability-zone-id matches the broker racks");
+		assertThat(selection.brokerRacks()).containsExactlyInAnyOrder("use1-az1", "use1-az2", "use1-az3");
+	}
+
+	@Test
+	void theAzNameIsChosenWhenTheBrokersAreLabelledWithAzNames() {
+		Selection selection = select(ZoneFormat.AUTO, Set.of("us-east-1a", "us-east-1b", "us-east-1c"), AWS);
+		assertThat(selection.candidate().rack()).isEqualTo("us-east-1b");
+		assertThat(selection.candidate().attribute()).isEqualTo("availability-zone");
+	}
+
+	@Test
+	void onAzureTheBareZoneNumberIsChosenWhenTheBrokersUseIt() {
+		Selection selection = select(ZoneFormat.AUTO, Set.of("1", "2", "3"), AZURE);
+		assertThat(selection.candidate().rack()).isEqualTo("2");
+	}
+
+	@Test
+	void onAzureTheLocationZoneFormIsChosenWhenTheBrokersUseIt() {
+		Selection selection = select(ZoneFormat.ID, Set.of("eastus-1", "eastus-2", "eastus-3"), AZURE);
+		assertThat(selection.candidate().rack()).isEqualTo("eastus-2");
+	}
+
+	@Test
+	void whenNoBrokerRackMatchesThePreferredFormIsKeptAndTheMismatchIsReported() {
+		Selection selection = select(ZoneFormat.AUTO, Set.of("rack-1", "rack-2"), AWS);
+		assertThat(selection.candidate().rack()).isEqualTo("use1-az2");
+		assertThat(selection.reason()).contains("no broker rack matches use1-az2 (availability-zone-id)")
+			.contains("rack-1");
+		assertThat(selection.brokerRacks()).containsExactlyInAnyOrder("rack-1", "rack-2");
+	}
+
+	@Test
+	void whenTheBrokersHaveNoRacksThePreferredFormIsKeptAndThatIsSaid() {
+		Selection selection = select(ZoneFormat.AUTO, Set.of(), AWS);
+		assertThat(selection.candidate().rack()).isEqualTo("use1-az2");
+		assertThat(selection.reason()).contains("the brokers have no broker.rack");
+	}
+
+	@Test
+	void whenTheBrokersCannotBeReachedThePreferredFormIsKept() {
+		BrokerMatchingCandidateSelector selector = new BrokerMatchingCandidateSelector((timeout) -> {
+			throw new TimeoutException();
+		}, Duration.ofMillis(250), ZoneFormat.AUTO);
+		Selection selection = selector.select("aws", AWS);
+		assertThat(selection.candidate().rack()).isEqualTo("use1-az2");
+		assertThat(selection.reason()).isEqualTo(
+				"broker racks unknown (no answer within 250 ms), kept the preferred availability-zone-id");
+		assertThat(selection.brokerRacks()).isNull();
+	}
+
+	@Test
+	void anExplicitAwsZoneFormatIsUsedWithoutAskingTheBrokers() {
+		BrokerMatchingCandidateSelector selector = new BrokerMatchingCandidateSelector(NOT_TO_BE_CALLED,
+				Duration.ofSeconds(1), ZoneFormat.NAME);
+		Selection selection = selector.select("aws", List.of(AWS.get(1), AWS.get(0)));
+		assertThat(selection.candidate().rack()).isEqualTo("us-east-1b");
+		assertThat(selection.reason()).isEqualTo("follower-fetch.detection.aws.zone-format=name");
+	}
+
+	@Test
+	void aSingleCandidateIsTakenWithoutAskingTheBrokers() {
+		BrokerMatchingCandidateSelector selector = new BrokerMatchingCandidateSelector(NOT_TO_BE_CALLED,
+				Duration.ofSeconds(1), ZoneFormat.AUTO);
+		Selection selection = selector.select("gcp", List.of(new RackCandidate("us-central1-b", "zone")));
+		assertThat(selection.candidate().rack()).isEqualTo("us-central1-b");
+	}
+
+	private static Selection select(ZoneFormat format, Set<String> brokerRacks, List<RackCandidate> candidates) {
+		BrokerMatchingCandidateSelector selector = new BrokerMatchingCandidateSelector((timeout) -> brokerRacks,
+				Duration.ofSeconds(1), format);
+		return selector.select((candidates == AZURE) ? "azure" : "aws", candidates);
+	}
+
+}
