@@ -19,7 +19,9 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import dev.followerfetch.detection.ZoneFormat;
 
@@ -46,6 +48,8 @@ public class FollowerFetchProperties {
 
 	private final Detection detection = new Detection();
 
+	private final PolicyProperties policy = new PolicyProperties();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -64,6 +68,10 @@ public class FollowerFetchProperties {
 
 	public Detection getDetection() {
 		return this.detection;
+	}
+
+	public PolicyProperties getPolicy() {
+		return this.policy;
 	}
 
 	public static class Detection {
@@ -330,6 +338,37 @@ public class FollowerFetchProperties {
 
 		public void setEndpoint(URI endpoint) {
 			this.endpoint = endpoint;
+		}
+
+	}
+
+	public static class PolicyProperties {
+
+		/**
+		 * Fetch policy of listeners that do not choose one, and of consumers created
+		 * outside listeners.
+		 */
+		private Policy defaultPolicy = Policy.LOCALITY;
+
+		/**
+		 * Fetch policy per listener id. Overrides @FetchPolicy.
+		 */
+		private Map<String, Policy> listeners = new LinkedHashMap<>();
+
+		public Policy getDefault() {
+			return this.defaultPolicy;
+		}
+
+		public void setDefault(Policy defaultPolicy) {
+			this.defaultPolicy = defaultPolicy;
+		}
+
+		public Map<String, Policy> getListeners() {
+			return this.listeners;
+		}
+
+		public void setListeners(Map<String, Policy> listeners) {
+			this.listeners = listeners;
 		}
 
 	}

@@ -15,6 +15,7 @@
  */
 package dev.followerfetch.application;
 
+import dev.followerfetch.FollowerFetchProperties;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
 
@@ -38,8 +39,8 @@ public final class ClientRackAutoConfiguration {
 
 	@Bean
 	static ClientRackConsumerFactoryPostProcessor followerFetchClientRackConsumerFactoryPostProcessor(
-			ObjectProvider<DetectedRack> detectedRack) {
-		return new ClientRackConsumerFactoryPostProcessor(detectedRack);
+			ObjectProvider<DetectedRack> detectedRack, ObjectProvider<FollowerFetchProperties> properties) {
+		return new ClientRackConsumerFactoryPostProcessor(detectedRack, properties);
 	}
 
 }

@@ -20,6 +20,8 @@ import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Set;
 
+import dev.followerfetch.FollowerFetchProperties;
+import dev.followerfetch.Policy;
 import dev.followerfetch.detection.DetectedRack;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -32,7 +34,8 @@ import org.springframework.kafka.core.ConsumerFactory;
 
 /**
  * Sets {@code client.rack} on every {@link ConsumerFactory} bean, and on the factory held by
- * every listener container factory bean, unless the factory already has one.
+ * every listener container factory bean, unless the factory already has one or the default
+ * fetch policy is freshness.
  *
  * @author follower-fetch authors
  */
@@ -42,10 +45,14 @@ final class ClientRackConsumerFactoryPostProcessor implements BeanPostProcessor 
 
 	private final ObjectProvider<DetectedRack> detectedRack;
 
+	private final ObjectProvider<FollowerFetchProperties> properties;
+
 	private final Set<ConsumerFactory<?, ?>> seen = Collections.newSetFromMap(new IdentityHashMap<>());
 
-	ClientRackConsumerFactoryPostProcessor(ObjectProvider<DetectedRack> detectedRack) {
+	ClientRackConsumerFactoryPostProcessor(ObjectProvider<DetectedRack> detectedRack,
+			ObjectProvider<FollowerFetchProperties> properties) {
 		this.detectedRack = detectedRack;
+		this.properties = properties;
 	}
 
 	@Override
@@ -78,6 +85,12 @@ final class ClientRackConsumerFactoryPostProcessor implements BeanPostProcessor 
 		if (explicit != null) {
 			if (logger.isInfoEnabled()) {
 				logger.info(description + " keeps its own client.rack=" + explicit + rackNote(detected, explicit));
+			}
+			return;
+		}
+		if (this.properties.getObject().getPolicy().getDefault() == Policy.FRESHNESS) {
+			if (logger.isDebugEnabled()) {
+				logger.debug(description + " is left on the leaders: follower-fetch.policy.default=freshness");
 			}
 			return;
 		}

@@ -1,0 +1,73 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.followerfetch.policy;
+
+import java.util.ArrayList;
+import java.util.Collection;
+
+import dev.followerfetch.FollowerFetchProperties;
+import dev.followerfetch.detection.DetectedRack;
+import dev.followerfetch.detection.RackDetectionAutoConfiguration;
+
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.context.annotation.Bean;
+import org.springframework.kafka.annotation.KafkaListenerAnnotationBeanPostProcessor.AnnotationEnhancer;
+import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
+import org.springframework.kafka.listener.MessageListenerContainer;
+
+/**
+ * Auto-configuration of the per-listener fetch policy: freshness (partition leader) or
+ * locality (in-zone replica).
+ *
+ * @author follower-fetch authors
+ */
+@AutoConfiguration(after = RackDetectionAutoConfiguration.class)
+@ConditionalOnClass(KafkaListenerEndpointRegistry.class)
+@ConditionalOnBooleanProperty(name = "follower-fetch.enabled", matchIfMissing = true)
+public final class FetchPolicyAutoConfiguration {
+
+	@Bean
+	static AnnotationEnhancer followerFetchPolicyAnnotationEnhancer() {
+		return new FetchPolicyAnnotationEnhancer();
+	}
+
+	@Bean
+	ListenerPolicies followerFetchListenerPolicies(FollowerFetchProperties properties) {
+		return new ListenerPolicies(properties.getPolicy().getDefault());
+	}
+
+	@Bean
+	ListenerPolicyApplier followerFetchListenerPolicyApplier(FollowerFetchProperties properties,
+			ListenerPolicies policies, ObjectProvider<KafkaListenerEndpointRegistry> registry,
+			ListableBeanFactory beanFactory, ObjectProvider<DetectedRack> detectedRack) {
+		return new ListenerPolicyApplier(() -> containers(registry, beanFactory), properties.getPolicy().getListeners(),
+				policies, detectedRack);
+	}
+
+	private static Collection<MessageListenerContainer> containers(
+			ObjectProvider<KafkaListenerEndpointRegistry> registry, ListableBeanFactory beanFactory) {
+		KafkaListenerEndpointRegistry endpointRegistry = registry.getIfUnique();
+		if (endpointRegistry != null) {
+			return endpointRegistry.getAllListenerContainers();
+		}
+		return new ArrayList<>(beanFactory.getBeansOfType(MessageListenerContainer.class, false, false).values());
+	}
+
+}

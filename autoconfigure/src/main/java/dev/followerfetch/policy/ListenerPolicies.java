@@ -1,0 +1,73 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.followerfetch.policy;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+import dev.followerfetch.Policy;
+
+/**
+ * The effective fetch policy of every listener container, known once the containers are
+ * about to start. Available as a bean.
+ *
+ * @author follower-fetch authors
+ */
+public final class ListenerPolicies {
+
+	private final Policy defaultPolicy;
+
+	private volatile Map<String, ListenerPolicy> policies = Map.of();
+
+	ListenerPolicies(Policy defaultPolicy) {
+		this.defaultPolicy = defaultPolicy;
+	}
+
+	/**
+	 * The policy of consumers that are not listener containers, and of listeners that say
+	 * nothing.
+	 * @return the default policy
+	 */
+	public Policy defaultPolicy() {
+		return this.defaultPolicy;
+	}
+
+	/**
+	 * Every listener's policy, by listener id.
+	 * @return the policies, in the order the containers were found
+	 */
+	public Map<String, ListenerPolicy> all() {
+		return this.policies;
+	}
+
+	/**
+	 * The policy of one listener.
+	 * @param listenerId the listener id
+	 * @return its policy, or empty if no such listener is known
+	 */
+	public Optional<ListenerPolicy> get(String listenerId) {
+		return Optional.ofNullable(this.policies.get(listenerId));
+	}
+
+	void record(ListenerPolicy policy) {
+		Map<String, ListenerPolicy> updated = new LinkedHashMap<>(this.policies);
+		updated.put(policy.listenerId(), policy);
+		this.policies = Collections.unmodifiableMap(updated);
+	}
+
+}

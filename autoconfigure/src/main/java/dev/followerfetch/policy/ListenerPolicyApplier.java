@@ -1,0 +1,186 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.followerfetch.policy;
+
+import java.util.Collection;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+
+import dev.followerfetch.Policy;
+import dev.followerfetch.detection.DetectedRack;
+import dev.followerfetch.policy.ListenerPolicy.Origin;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.kafka.listener.AbstractMessageListenerContainer;
+import org.springframework.kafka.listener.ContainerProperties;
+import org.springframework.kafka.listener.MessageListenerContainer;
+
+/**
+ * Gives every listener container the {@code client.rack} its policy calls for, just before
+ * the containers start: an empty rack keeps a FRESHNESS listener on the partition leaders;
+ * a LOCALITY listener reads from its zone. Precedence: the listener's own
+ * {@code client.rack}, {@code follower-fetch.policy.listeners.<id>}, {@code @FetchPolicy}
+ * on the method, then on the class, then {@code follower-fetch.policy.default}.
+ *
+ * @author follower-fetch authors
+ */
+final class ListenerPolicyApplier implements SmartLifecycle {
+
+	static final int PHASE = AbstractMessageListenerContainer.DEFAULT_PHASE - 1;
+
+	private static final Log logger = LogFactory.getLog(ListenerPolicyApplier.class);
+
+	private final Supplier<Collection<MessageListenerContainer>> containers;
+
+	private final Map<String, Policy> configured;
+
+	private final ListenerPolicies policies;
+
+	private final ObjectProvider<DetectedRack> detectedRack;
+
+	private final Set<MessageListenerContainer> applied = Collections.newSetFromMap(new IdentityHashMap<>());
+
+	private volatile boolean running;
+
+	private boolean unknownIdsReported;
+
+	ListenerPolicyApplier(Supplier<Collection<MessageListenerContainer>> containers, Map<String, Policy> configured,
+			ListenerPolicies policies, ObjectProvider<DetectedRack> detectedRack) {
+		this.containers = containers;
+		this.configured = Map.copyOf(configured);
+		this.policies = policies;
+		this.detectedRack = detectedRack;
+	}
+
+	@Override
+	public synchronized void start() {
+		Collection<MessageListenerContainer> all = this.containers.get();
+		List<ListenerPolicy> decided = all.stream()
+			.filter(this.applied::add)
+			.map(this::apply)
+			.filter((policy) -> policy != null)
+			.toList();
+		if (!decided.isEmpty() && logger.isInfoEnabled()) {
+			logger.info("Kafka listener fetch policies: "
+					+ decided.stream().map(ListenerPolicy::toString).collect(Collectors.joining(", ")));
+		}
+		reportUnknownIds(all);
+		this.running = true;
+	}
+
+	private ListenerPolicy apply(MessageListenerContainer container) {
+		String id = container.getListenerId();
+		ContainerProperties containerProperties;
+		try {
+			containerProperties = container.getContainerProperties();
+		}
+		catch (UnsupportedOperationException ex) {
+			logger.warn("Listener container '" + id + "' (" + container.getClass().getName()
+					+ ") does not expose its properties; its fetch policy cannot be applied");
+			return null;
+		}
+		Properties consumerProperties = new Properties();
+		String marker = null;
+		Properties existing = containerProperties.getKafkaConsumerProperties();
+		for (String name : existing.stringPropertyNames()) {
+			if (name.equals(FetchPolicyAnnotationEnhancer.MARKER)) {
+				marker = existing.getProperty(name);
+			}
+			else {
+				consumerProperties.setProperty(name, existing.getProperty(name));
+			}
+		}
+		ListenerPolicy policy = decide(id, consumerProperties, marker);
+		if (policy.origin() != Origin.LISTENER_CLIENT_RACK) {
+			rackFor(policy.policy())
+				.ifPresent((rack) -> consumerProperties.setProperty(ConsumerConfig.CLIENT_RACK_CONFIG, rack));
+		}
+		containerProperties.setKafkaConsumerProperties(consumerProperties);
+		this.policies.record(policy);
+		return policy;
+	}
+
+	private ListenerPolicy decide(String id, Properties consumerProperties, String marker) {
+		String ownRack = consumerProperties.getProperty(ConsumerConfig.CLIENT_RACK_CONFIG);
+		if (ownRack != null) {
+			return new ListenerPolicy(id, ownRack.isBlank() ? Policy.FRESHNESS : Policy.LOCALITY,
+					Origin.LISTENER_CLIENT_RACK);
+		}
+		Policy property = (id != null) ? this.configured.get(id) : null;
+		if (property != null) {
+			return new ListenerPolicy(id, property, Origin.PROPERTY);
+		}
+		if (marker != null) {
+			String[] parts = marker.split(",", 2);
+			return new ListenerPolicy(id, Policy.valueOf(parts[0]), Origin.valueOf(parts[1]));
+		}
+		return new ListenerPolicy(id, this.policies.defaultPolicy(), Origin.DEFAULT);
+	}
+
+	private java.util.Optional<String> rackFor(Policy policy) {
+		if (policy == Policy.FRESHNESS) {
+			return java.util.Optional.of("");
+		}
+		if (this.policies.defaultPolicy() == Policy.FRESHNESS) {
+			return this.detectedRack.getObject().rack();
+		}
+		return java.util.Optional.empty();
+	}
+
+	private void reportUnknownIds(Collection<MessageListenerContainer> all) {
+		if (this.unknownIdsReported || this.configured.isEmpty()) {
+			return;
+		}
+		this.unknownIdsReported = true;
+		Set<String> known = all.stream()
+			.map(MessageListenerContainer::getListenerId)
+			.filter((id) -> id != null)
+			.collect(Collectors.toCollection(TreeSet::new));
+		Set<String> unknown = new TreeSet<>(this.configured.keySet());
+		unknown.removeAll(known);
+		if (!unknown.isEmpty()) {
+			logger.warn("follower-fetch.policy.listeners names " + unknown + ", but there is no listener with "
+					+ ((unknown.size() == 1) ? "that id" : "those ids") + ". Known listener ids: " + known);
+		}
+	}
+
+	@Override
+	public void stop() {
+		this.running = false;
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
+	}
+
+	@Override
+	public int getPhase() {
+		return PHASE;
+	}
+
+}

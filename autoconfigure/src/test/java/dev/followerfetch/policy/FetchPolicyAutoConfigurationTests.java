@@ -1,0 +1,290 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.followerfetch.policy;
+
+import java.util.Properties;
+
+import dev.followerfetch.FetchPolicy;
+import dev.followerfetch.Policy;
+import dev.followerfetch.application.ClientRackAutoConfiguration;
+import dev.followerfetch.detection.RackDetectionAutoConfiguration;
+import dev.followerfetch.policy.ListenerPolicy.Origin;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.kafka.annotation.KafkaHandler;
+import org.springframework.kafka.annotation.KafkaListener;
+import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
+import org.springframework.kafka.core.ConsumerFactory;
+import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
+import org.springframework.kafka.listener.ContainerProperties;
+import org.springframework.kafka.listener.MessageListener;
+import org.springframework.kafka.listener.MessageListenerContainer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link FetchPolicyAutoConfiguration}: which {@code client.rack} each listener
+ * container gets, and why. Containers are not started, so no broker is needed.
+ *
+ * @author follower-fetch authors
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class FetchPolicyAutoConfigurationTests {
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class, RackDetectionAutoConfiguration.class,
+				ClientRackAutoConfiguration.class, FetchPolicyAutoConfiguration.class))
+		.withPropertyValues("follower-fetch.rack=az-b", "follower-fetch.detection.order=env",
+				"spring.kafka.bootstrap-servers=127.0.0.1:9", "spring.kafka.listener.auto-startup=false");
+
+	@Test
+	void aFreshnessMethodAnnotationKeepsThatListenerOnTheLeader() {
+		this.contextRunner.withUserConfiguration(Listeners.class).run((context) -> {
+			assertThat(clientRack(context, "payments")).isEmpty();
+			assertThat(policy(context, "payments")).isEqualTo(new ListenerPolicy("payments", Policy.FRESHNESS,
+					Origin.METHOD_ANNOTATION));
+		});
+	}
+
+	@Test
+	void aListenerThatSaysNothingFollowsTheDefaultAndReadsInZone() {
+		this.contextRunner.withUserConfiguration(Listeners.class).run((context) -> {
+			assertThat(clientRack(context, "analytics")).isNull();
+			assertThat(context.getBean(ConsumerFactory.class).getConfigurationProperties())
+				.containsEntry(ConsumerConfig.CLIENT_RACK_CONFIG, "az-b");
+			assertThat(policy(context, "analytics").origin()).isEqualTo(Origin.DEFAULT);
+		});
+	}
+
+	@Test
+	void aClassAnnotationAppliesToEveryListenerOfTheClassUnlessTheMethodSaysOtherwise() {
+		this.contextRunner.withUserConfiguration(FreshClass.class).run((context) -> {
+			assertThat(clientRack(context, "fresh-class-a")).isEmpty();
+			assertThat(policy(context, "fresh-class-a").origin()).isEqualTo(Origin.CLASS_ANNOTATION);
+			assertThat(clientRack(context, "fresh-class-b")).isNull();
+			assertThat(policy(context, "fresh-class-b")).isEqualTo(new ListenerPolicy("fresh-class-b",
+					Policy.LOCALITY, Origin.METHOD_ANNOTATION));
+		});
+	}
+
+	@Test
+	void aClassLevelKafkaListenerWithHandlersTakesTheClassAnnotation() {
+		this.contextRunner.withUserConfiguration(ClassLevelListener.class).run((context) -> {
+			assertThat(clientRack(context, "class-level")).isEmpty();
+			assertThat(policy(context, "class-level").origin()).isEqualTo(Origin.CLASS_ANNOTATION);
+		});
+	}
+
+	@Test
+	void aPropertyBeatsTheMethodAnnotationInBothDirections() {
+		this.contextRunner.withUserConfiguration(Listeners.class)
+			.withPropertyValues("follower-fetch.policy.listeners.payments=locality",
+					"follower-fetch.policy.listeners.analytics=freshness")
+			.run((context) -> {
+				assertThat(clientRack(context, "payments")).isNull();
+				assertThat(policy(context, "payments"))
+					.isEqualTo(new ListenerPolicy("payments", Policy.LOCALITY, Origin.PROPERTY));
+				assertThat(clientRack(context, "analytics")).isEmpty();
+				assertThat(policy(context, "analytics").origin()).isEqualTo(Origin.PROPERTY);
+			});
+	}
+
+	@Test
+	void withAFreshnessDefaultOnlyLocalityListenersGetTheRack() {
+		this.contextRunner.withUserConfiguration(Listeners.class, FreshClass.class)
+			.withPropertyValues("follower-fetch.policy.default=freshness")
+			.run((context) -> {
+				assertThat(context.getBean(ConsumerFactory.class).getConfigurationProperties())
+					.doesNotContainKey(ConsumerConfig.CLIENT_RACK_CONFIG);
+				assertThat(clientRack(context, "analytics")).isEmpty();
+				assertThat(clientRack(context, "fresh-class-b")).isEqualTo("az-b");
+			});
+	}
+
+	@Test
+	void aListenersOwnClientRackIsKept() {
+		this.contextRunner.withUserConfiguration(Listeners.class)
+			.withPropertyValues("follower-fetch.policy.listeners.own-rack=freshness")
+			.run((context) -> {
+				assertThat(clientRack(context, "own-rack")).isEqualTo("az-own");
+				assertThat(policy(context, "own-rack").origin()).isEqualTo(Origin.LISTENER_CLIENT_RACK);
+			});
+	}
+
+	@Test
+	void theAnnotationMarkerNeverReachesTheConsumer() {
+		this.contextRunner.withUserConfiguration(Listeners.class, FreshClass.class).run((context) -> {
+			for (MessageListenerContainer container : context.getBean(KafkaListenerEndpointRegistry.class)
+				.getAllListenerContainers()) {
+				assertThat(container.getContainerProperties().getKafkaConsumerProperties().stringPropertyNames())
+					.doesNotContain(FetchPolicyAnnotationEnhancer.MARKER);
+			}
+		});
+	}
+
+	@Test
+	void aContainerDeclaredAsABeanFollowsTheProperty() {
+		this.contextRunner.withUserConfiguration(ContainerBean.class)
+			.withPropertyValues("follower-fetch.policy.listeners.audit=freshness")
+			.run((context) -> {
+				assertThat(clientRack(context, "audit")).isEmpty();
+				assertThat(policy(context, "audit").origin()).isEqualTo(Origin.PROPERTY);
+			});
+	}
+
+	@Test
+	void aPropertyNamingAnUnknownListenerIsReportedWithTheKnownIds(CapturedOutput output) {
+		this.contextRunner.withUserConfiguration(Listeners.class)
+			.withPropertyValues("follower-fetch.policy.listeners.paymnets=freshness")
+			.run((context) -> assertThat(output).contains(
+					"follower-fetch.policy.listeners names [paymnets], but there is no listener with that id. "
+							+ "Known listener ids: [analytics, own-rack, payments]"));
+	}
+
+	@Test
+	void anInvalidPolicyValueFailsStartupNamingTheProperty() {
+		this.contextRunner.withPropertyValues("follower-fetch.policy.listeners.payments=fastest")
+			.run((context) -> assertThat(context).getFailure()
+				.hasRootCauseInstanceOf(IllegalArgumentException.class)
+				.hasStackTraceContaining("Failed to bind properties under 'follower-fetch.policy.listeners.payments'")
+				.hasStackTraceContaining("fastest"));
+	}
+
+	@Test
+	void theEffectivePolicyOfEveryListenerIsLoggedOnce(CapturedOutput output) {
+		this.contextRunner.withUserConfiguration(Listeners.class)
+			.run((context) -> assertThat(output).containsOnlyOnce("Kafka listener fetch policies: ")
+				.contains("payments=FRESHNESS (method annotation)")
+				.contains("analytics=LOCALITY (default)"));
+	}
+
+	private static String clientRack(AssertableApplicationContext context, String listenerId) {
+		Properties properties = container(context, listenerId).getContainerProperties().getKafkaConsumerProperties();
+		return properties.getProperty(ConsumerConfig.CLIENT_RACK_CONFIG);
+	}
+
+	private static MessageListenerContainer container(AssertableApplicationContext context, String listenerId) {
+		return context.getBean(KafkaListenerEndpointRegistry.class)
+			.getAllListenerContainers()
+			.stream()
+			.filter((container) -> listenerId.equals(container.getListenerId()))
+			.findFirst()
+			.orElseThrow(() -> new AssertionError("no listener " + listenerId));
+	}
+
+	private static ListenerPolicy policy(AssertableApplicationContext context, String listenerId) {
+		return context.getBean(ListenerPolicies.class).get(listenerId).orElseThrow();
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class Listeners {
+
+		@Bean
+		ListenerBean listenerBean() {
+			return new ListenerBean();
+		}
+
+	}
+
+	static class ListenerBean {
+
+		@FetchPolicy(Policy.FRESHNESS)
+		@KafkaListener(id = "payments", topics = "payments")
+		void payments(String payload) {
+		}
+
+		@KafkaListener(id = "analytics", topics = "clicks")
+		void analytics(String payload) {
+		}
+
+		@KafkaListener(id = "own-rack", topics = "clicks", properties = "client.rack=az-own")
+		void ownRack(String payload) {
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class FreshClass {
+
+		@Bean
+		FreshListeners freshListeners() {
+			return new FreshListeners();
+		}
+
+	}
+
+	@FetchPolicy(Policy.FRESHNESS)
+	static class FreshListeners {
+
+		@KafkaListener(id = "fresh-class-a", topics = "a")
+		void a(String payload) {
+		}
+
+		@FetchPolicy(Policy.LOCALITY)
+		@KafkaListener(id = "fresh-class-b", topics = "b")
+		void b(String payload) {
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class ClassLevelListener {
+
+		@Bean
+		Handlers handlers() {
+			return new Handlers();
+		}
+
+	}
+
+	@FetchPolicy(Policy.FRESHNESS)
+	@KafkaListener(id = "class-level", topics = "c")
+	static class Handlers {
+
+		@KafkaHandler
+		void handle(String payload) {
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class ContainerBean {
+
+		@Bean
+		ConcurrentMessageListenerContainer<String, String> audit(ConsumerFactory<String, String> consumerFactory) {
+			ContainerProperties properties = new ContainerProperties("audit");
+			properties.setGroupId("audit");
+			properties.setMessageListener((MessageListener<String, String>) (record) -> {
+			});
+			ConcurrentMessageListenerContainer<String, String> container = new ConcurrentMessageListenerContainer<>(
+					consumerFactory, properties);
+			container.setAutoStartup(false);
+			return container;
+		}
+
+	}
+
+}
