@@ -50,6 +50,10 @@ public class FollowerFetchProperties {
 
 	private final PolicyProperties policy = new PolicyProperties();
 
+	private final Observation observation = new Observation();
+
+	private final Health health = new Health();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -72,6 +76,14 @@ public class FollowerFetchProperties {
 
 	public PolicyProperties getPolicy() {
 		return this.policy;
+	}
+
+	public Observation getObservation() {
+		return this.observation;
+	}
+
+	public Health getHealth() {
+		return this.health;
 	}
 
 	public static class Detection {
@@ -369,6 +381,86 @@ public class FollowerFetchProperties {
 
 		public void setListeners(Map<String, Policy> listeners) {
 			this.listeners = listeners;
+		}
+
+	}
+
+	public static class Observation {
+
+		/**
+		 * Time between two refreshes of the read-locality snapshot that health and metrics
+		 * report. Each refresh reads the consumers' own metrics and asks the brokers for
+		 * their racks, selectors and partition placement.
+		 */
+		private Duration refreshInterval = Duration.ofSeconds(30);
+
+		/**
+		 * How long a partition that has an in-sync replica in this zone may be read across
+		 * zones before the state turns to FALLBACK. Covers leader elections and lease
+		 * renewals.
+		 */
+		private Duration fallbackGrace = Duration.ofMinutes(2);
+
+		/**
+		 * Bound of every call to the brokers during a refresh.
+		 */
+		private Duration timeout = Duration.ofSeconds(5);
+
+		/**
+		 * Most partitions listed per listener in health details (placement gaps,
+		 * fallbacks).
+		 */
+		private int maxListedPartitions = 20;
+
+		public Duration getRefreshInterval() {
+			return this.refreshInterval;
+		}
+
+		public void setRefreshInterval(Duration refreshInterval) {
+			this.refreshInterval = refreshInterval;
+		}
+
+		public Duration getFallbackGrace() {
+			return this.fallbackGrace;
+		}
+
+		public void setFallbackGrace(Duration fallbackGrace) {
+			this.fallbackGrace = fallbackGrace;
+		}
+
+		public Duration getTimeout() {
+			return this.timeout;
+		}
+
+		public void setTimeout(Duration timeout) {
+			this.timeout = timeout;
+		}
+
+		public int getMaxListedPartitions() {
+			return this.maxListedPartitions;
+		}
+
+		public void setMaxListedPartitions(int maxListedPartitions) {
+			this.maxListedPartitions = maxListedPartitions;
+		}
+
+	}
+
+	public static class Health {
+
+		/**
+		 * Health status reported for a degraded state (NO_RACK, RACK_MISMATCH,
+		 * SELECTOR_DISABLED, FALLBACK). UNKNOWN leaves the application's overall status,
+		 * liveness and readiness alone.
+		 */
+		private String degradedStatus = "UNKNOWN";
+
+		public String getDegradedStatus() {
+			return this.degradedStatus;
+		}
+
+		public void setDegradedStatus(String degradedStatus) {
+			this.degradedStatus = degradedStatus;
 		}
 
 	}

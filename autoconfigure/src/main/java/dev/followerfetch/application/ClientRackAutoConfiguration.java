@@ -19,11 +19,13 @@ import dev.followerfetch.FollowerFetchProperties;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
 
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.context.annotation.Bean;
+import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
 import org.springframework.kafka.core.ConsumerFactory;
 
 /**
@@ -41,6 +43,12 @@ public final class ClientRackAutoConfiguration {
 	static ClientRackConsumerFactoryPostProcessor followerFetchClientRackConsumerFactoryPostProcessor(
 			ObjectProvider<DetectedRack> detectedRack, ObjectProvider<FollowerFetchProperties> properties) {
 		return new ClientRackConsumerFactoryPostProcessor(detectedRack, properties);
+	}
+
+	@Bean
+	ListenerContainers followerFetchListenerContainers(ObjectProvider<KafkaListenerEndpointRegistry> registry,
+			ListableBeanFactory beanFactory) {
+		return new ListenerContainers(registry, beanFactory);
 	}
 
 }

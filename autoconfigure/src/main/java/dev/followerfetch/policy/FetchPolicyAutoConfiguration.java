@@ -15,14 +15,12 @@
  */
 package dev.followerfetch.policy;
 
-import java.util.ArrayList;
-import java.util.Collection;
-
 import dev.followerfetch.FollowerFetchProperties;
+import dev.followerfetch.application.ClientRackAutoConfiguration;
+import dev.followerfetch.application.ListenerContainers;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
 
-import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -30,7 +28,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.context.annotation.Bean;
 import org.springframework.kafka.annotation.KafkaListenerAnnotationBeanPostProcessor.AnnotationEnhancer;
 import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
-import org.springframework.kafka.listener.MessageListenerContainer;
 
 /**
  * Auto-configuration of the per-listener fetch policy: freshness (partition leader) or
@@ -38,7 +35,7 @@ import org.springframework.kafka.listener.MessageListenerContainer;
  *
  * @author follower-fetch authors
  */
-@AutoConfiguration(after = RackDetectionAutoConfiguration.class)
+@AutoConfiguration(after = { RackDetectionAutoConfiguration.class, ClientRackAutoConfiguration.class })
 @ConditionalOnClass(KafkaListenerEndpointRegistry.class)
 @ConditionalOnBooleanProperty(name = "follower-fetch.enabled", matchIfMissing = true)
 public final class FetchPolicyAutoConfiguration {
@@ -55,19 +52,8 @@ public final class FetchPolicyAutoConfiguration {
 
 	@Bean
 	ListenerPolicyApplier followerFetchListenerPolicyApplier(FollowerFetchProperties properties,
-			ListenerPolicies policies, ObjectProvider<KafkaListenerEndpointRegistry> registry,
-			ListableBeanFactory beanFactory, ObjectProvider<DetectedRack> detectedRack) {
-		return new ListenerPolicyApplier(() -> containers(registry, beanFactory), properties.getPolicy().getListeners(),
-				policies, detectedRack);
-	}
-
-	private static Collection<MessageListenerContainer> containers(
-			ObjectProvider<KafkaListenerEndpointRegistry> registry, ListableBeanFactory beanFactory) {
-		KafkaListenerEndpointRegistry endpointRegistry = registry.getIfUnique();
-		if (endpointRegistry != null) {
-			return endpointRegistry.getAllListenerContainers();
-		}
-		return new ArrayList<>(beanFactory.getBeansOfType(MessageListenerContainer.class, false, false).values());
+			ListenerPolicies policies, ListenerContainers containers, ObjectProvider<DetectedRack> detectedRack) {
+		return new ListenerPolicyApplier(containers, properties.getPolicy().getListeners(), policies, detectedRack);
 	}
 
 }

@@ -1,0 +1,53 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.followerfetch.application;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.function.Supplier;
+
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
+import org.springframework.kafka.listener.MessageListenerContainer;
+
+/**
+ * Every listener container of the application: those of {@code @KafkaListener} endpoints
+ * and those declared as beans.
+ *
+ * @author follower-fetch authors
+ */
+public final class ListenerContainers implements Supplier<Collection<MessageListenerContainer>> {
+
+	private final ObjectProvider<KafkaListenerEndpointRegistry> registry;
+
+	private final ListableBeanFactory beanFactory;
+
+	ListenerContainers(ObjectProvider<KafkaListenerEndpointRegistry> registry, ListableBeanFactory beanFactory) {
+		this.registry = registry;
+		this.beanFactory = beanFactory;
+	}
+
+	@Override
+	public Collection<MessageListenerContainer> get() {
+		KafkaListenerEndpointRegistry endpointRegistry = this.registry.getIfUnique();
+		if (endpointRegistry != null) {
+			return endpointRegistry.getAllListenerContainers();
+		}
+		return new ArrayList<>(this.beanFactory.getBeansOfType(MessageListenerContainer.class, false, false).values());
+	}
+
+}

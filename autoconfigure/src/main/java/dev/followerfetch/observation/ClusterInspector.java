@@ -1,0 +1,148 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.followerfetch.observation;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.clients.admin.DescribeConfigsOptions;
+import org.apache.kafka.clients.admin.DescribeTopicsOptions;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.config.ConfigResource;
+
+/**
+ * Reads {@link ClusterView cluster facts} with one long-lived admin client built from the
+ * application's Kafka admin settings. Every call is bounded by a timeout.
+ *
+ * @author follower-fetch authors
+ */
+final class ClusterInspector implements AutoCloseable {
+
+	static final String SELECTOR_CONFIG = "replica.selector.class";
+
+	private final Supplier<Map<String, Object>> adminConfig;
+
+	private final Duration timeout;
+
+	private Admin admin;
+
+	ClusterInspector(Supplier<Map<String, Object>> adminConfig, Duration timeout) {
+		this.adminConfig = adminConfig;
+		this.timeout = timeout;
+	}
+
+	synchronized ClusterView inspect(Collection<String> topics) throws Exception {
+		Admin client = admin();
+		int millis = (int) this.timeout.toMillis();
+		Collection<Node> nodes = client.describeCluster(new DescribeClusterOptions().timeoutMs(millis))
+			.nodes()
+			.get(millis, TimeUnit.MILLISECONDS);
+		Map<Integer, String> racks = new LinkedHashMap<>();
+		nodes.forEach((node) -> racks.put(node.id(), node.rack()));
+		Map<Integer, ClusterView.Selector> selectors = new HashMap<>();
+		String selectorProblem = null;
+		try {
+			selectors = selectors(client, racks.keySet(), millis);
+		}
+		catch (ExecutionException ex) {
+			selectorProblem = describe(ex.getCause());
+		}
+		catch (java.util.concurrent.TimeoutException ex) {
+			selectorProblem = "no answer within " + millis + " ms";
+		}
+		Map<TopicPartition, ClusterView.Placement> partitions = new HashMap<>();
+		if (!topics.isEmpty()) {
+			Map<String, TopicDescription> descriptions = client
+				.describeTopics(topics, new DescribeTopicsOptions().timeoutMs(millis))
+				.allTopicNames()
+				.get(millis, TimeUnit.MILLISECONDS);
+			descriptions.forEach((topic, description) -> {
+				for (TopicPartitionInfo info : description.partitions()) {
+					partitions.put(new TopicPartition(topic, info.partition()),
+							new ClusterView.Placement((info.leader() != null) ? info.leader().id() : -1,
+									info.replicas().stream().map(Node::id).toList(),
+									info.isr().stream().map(Node::id).collect(Collectors.toSet())));
+				}
+			});
+		}
+		return new ClusterView(racks, selectors, selectorProblem, partitions);
+	}
+
+	private static Map<Integer, ClusterView.Selector> selectors(Admin client, Set<Integer> brokerIds, int millis)
+			throws Exception {
+		List<ConfigResource> resources = new ArrayList<>();
+		brokerIds.forEach((id) -> resources.add(new ConfigResource(ConfigResource.Type.BROKER, String.valueOf(id))));
+		Map<ConfigResource, Config> configs = client
+			.describeConfigs(resources, new DescribeConfigsOptions().timeoutMs(millis))
+			.all()
+			.get(millis, TimeUnit.MILLISECONDS);
+		Map<Integer, ClusterView.Selector> selectors = new HashMap<>();
+		configs.forEach((resource, config) -> {
+			ConfigEntry entry = config.get(SELECTOR_CONFIG);
+			String className = (entry != null && entry.value() != null && !entry.value().isBlank()) ? entry.value()
+					: null;
+			selectors.put(Integer.valueOf(resource.name()), new ClusterView.Selector(className, isRackAware(className)));
+		});
+		return selectors;
+	}
+
+	static boolean isRackAware(String className) {
+		return className != null && !className.endsWith(".LeaderSelector");
+	}
+
+	private Admin admin() {
+		if (this.admin == null) {
+			Map<String, Object> config = new HashMap<>(this.adminConfig.get());
+			config.put(AdminClientConfig.CLIENT_ID_CONFIG, "follower-fetch-monitor");
+			config.putIfAbsent(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) this.timeout.toMillis());
+			config.putIfAbsent(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) this.timeout.toMillis());
+			this.admin = Admin.create(config);
+		}
+		return this.admin;
+	}
+
+	static String describe(Throwable ex) {
+		String message = (ex.getMessage() != null) ? ex.getMessage() : ex.getClass().getSimpleName();
+		return ex.getClass().getSimpleName() + ": " + message.replaceAll("\\s+", " ");
+	}
+
+	@Override
+	public synchronized void close() {
+		if (this.admin != null) {
+			this.admin.close(this.timeout);
+			this.admin = null;
+		}
+	}
+
+}

@@ -1,0 +1,83 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.followerfetch.observation;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Supplier;
+
+import org.springframework.boot.health.contributor.AbstractHealthIndicator;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
+
+/**
+ * Reports whether follower fetching works, from the last {@link FollowerFetchSnapshot}. Never
+ * calls Kafka: a request only reads the snapshot the background refresher keeps.
+ *
+ * @author follower-fetch authors
+ */
+final class FollowerFetchHealthIndicator extends AbstractHealthIndicator {
+
+	private final Supplier<FollowerFetchSnapshot> snapshot;
+
+	private final Status degradedStatus;
+
+	FollowerFetchHealthIndicator(Supplier<FollowerFetchSnapshot> snapshot, Status degradedStatus) {
+		super("follower-fetch health check failed");
+		this.snapshot = snapshot;
+		this.degradedStatus = degradedStatus;
+	}
+
+	@Override
+	protected void doHealthCheck(Health.Builder builder) {
+		FollowerFetchSnapshot snapshot = this.snapshot.get();
+		builder.status(snapshot.state().isDegraded() ? this.degradedStatus : Status.UP);
+		builder.withDetail("state", snapshot.state().name());
+		if (snapshot.rack() != null) {
+			builder.withDetail("rack", snapshot.rack()).withDetail("source", snapshot.source());
+		}
+		if (snapshot.state() == FollowerFetchState.DISABLED) {
+			return;
+		}
+		builder.withDetail("brokerRacks", snapshot.brokerRacks()).withDetail("selector", snapshot.selector());
+		Map<String, Object> listeners = new LinkedHashMap<>();
+		snapshot.listeners().forEach((id, reads) -> listeners.put(id, details(reads)));
+		builder.withDetail("listeners", listeners);
+		if (!snapshot.problems().isEmpty()) {
+			builder.withDetail("problems", snapshot.problems());
+		}
+		builder.withDetail("updatedAt", snapshot.takenAt().toString());
+	}
+
+	private static Map<String, Object> details(ListenerReads reads) {
+		Map<String, Object> details = new LinkedHashMap<>();
+		details.put("policy", reads.policy().name());
+		details.put("partitions", reads.partitions());
+		details.put("zoneLocalPartitions", reads.zoneLocalPartitions());
+		details.put("crossZonePartitions", reads.crossZonePartitions());
+		details.put("placementGaps", reads.placementGaps());
+		if (reads.placementGapCount() > reads.placementGaps().size()) {
+			details.put("placementGapCount", reads.placementGapCount());
+		}
+		if (!reads.fallbackPartitions().isEmpty()) {
+			details.put("fallbackPartitions", reads.fallbackPartitions());
+		}
+		details.put("localBytes", reads.localBytes());
+		details.put("remoteBytes", reads.remoteBytes());
+		return details;
+	}
+
+}

@@ -1,0 +1,94 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.followerfetch.observation;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import dev.followerfetch.detection.DetectedRack;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.BaseUnits;
+import io.micrometer.core.instrument.binder.MeterBinder;
+
+/**
+ * Meters over the {@link ReadLocalityMonitor}'s snapshot: partitions read in and out of
+ * zone per listener, bytes received from each side, and the rack in use. Meters of a
+ * listener are registered when the listener first appears in a snapshot.
+ *
+ * @author follower-fetch authors
+ */
+final class FollowerFetchMeterBinder implements MeterBinder {
+
+	private final ReadLocalityMonitor monitor;
+
+	private final DetectedRack detectedRack;
+
+	private final Set<MeterRegistry> registries = ConcurrentHashMap.newKeySet();
+
+	private final Set<String> bound = ConcurrentHashMap.newKeySet();
+
+	FollowerFetchMeterBinder(ReadLocalityMonitor monitor, DetectedRack detectedRack) {
+		this.monitor = monitor;
+		this.detectedRack = detectedRack;
+	}
+
+	@Override
+	public void bindTo(MeterRegistry registry) {
+		this.registries.add(registry);
+		this.detectedRack.rack()
+			.ifPresent((rack) -> Gauge.builder("follower.fetch.rack", () -> 1)
+				.description("The rack (zone) this application reads as, with where it came from")
+				.tags("rack", rack, "source", this.detectedRack.source().orElse("unknown"))
+				.register(registry));
+		bindListeners(this.monitor.snapshot());
+	}
+
+	void bindListeners(FollowerFetchSnapshot snapshot) {
+		for (Map.Entry<String, ListenerReads> entry : snapshot.listeners().entrySet()) {
+			String id = entry.getKey();
+			String policy = entry.getValue().policy().name().toLowerCase();
+			for (MeterRegistry registry : this.registries) {
+				if (!this.bound.add(id + "@" + System.identityHashCode(registry))) {
+					continue;
+				}
+				for (boolean local : new boolean[] { true, false }) {
+					String zone = local ? "local" : "remote";
+					Gauge.builder("follower.fetch.partitions", this.monitor, (monitor) -> partitions(monitor, id, local))
+						.description("Assigned partitions last read from a broker in this zone (local) or another (remote)")
+						.tags("listener", id, "policy", policy, "zone", zone)
+						.register(registry);
+					FunctionCounter.builder("follower.fetch.bytes", this.monitor, (monitor) -> monitor.bytes(id, local))
+						.description("Bytes received from brokers in this zone (local) or another (remote)")
+						.baseUnit(BaseUnits.BYTES)
+						.tags("listener", id, "zone", zone)
+						.register(registry);
+				}
+			}
+		}
+	}
+
+	private static double partitions(ReadLocalityMonitor monitor, String id, boolean local) {
+		ListenerReads reads = monitor.snapshot().listeners().get(id);
+		if (reads == null) {
+			return 0;
+		}
+		return local ? reads.zoneLocalPartitions() : reads.crossZonePartitions();
+	}
+
+}

@@ -1,0 +1,135 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.followerfetch.observation;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import dev.followerfetch.FollowerFetchProperties;
+import dev.followerfetch.application.ClientRackAutoConfiguration;
+import dev.followerfetch.application.ListenerContainers;
+import dev.followerfetch.detection.DetectedRack;
+import dev.followerfetch.detection.RackDetectionAutoConfiguration;
+import dev.followerfetch.observation.ReadLocalityMonitor.MonitorSettings;
+import dev.followerfetch.policy.FetchPolicyAutoConfiguration;
+import dev.followerfetch.policy.ListenerPolicies;
+import io.micrometer.core.instrument.MeterRegistry;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.kafka.core.ConsumerFactory;
+import org.springframework.kafka.core.KafkaAdmin;
+import org.springframework.util.StringUtils;
+
+/**
+ * Auto-configuration that answers "is follower fetching working, and what is it saving?":
+ * a background monitor, the {@code followerFetch} health contributor and Micrometer
+ * meters, all reading one snapshot.
+ *
+ * @author follower-fetch authors
+ */
+@AutoConfiguration(after = { RackDetectionAutoConfiguration.class, ClientRackAutoConfiguration.class,
+		FetchPolicyAutoConfiguration.class })
+@ConditionalOnClass(ConsumerFactory.class)
+@EnableConfigurationProperties(FollowerFetchProperties.class)
+public final class FollowerFetchObservationAutoConfiguration {
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnBooleanProperty(name = "follower-fetch.enabled", matchIfMissing = true)
+	static class MonitorConfiguration {
+
+		@Bean
+		ReadLocalityMonitor followerFetchReadLocalityMonitor(FollowerFetchProperties properties,
+				ObjectProvider<DetectedRack> detectedRack, ListenerContainers containers, ListenerPolicies policies,
+				ObjectProvider<KafkaAdmin> kafkaAdmin) {
+			FollowerFetchProperties.Observation observation = properties.getObservation();
+			requirePositive("follower-fetch.observation.refresh-interval", observation.getRefreshInterval());
+			requirePositive("follower-fetch.observation.timeout", observation.getTimeout());
+			ClusterInspector inspector = new ClusterInspector(() -> adminConfig(kafkaAdmin), observation.getTimeout());
+			MonitorSettings settings = new MonitorSettings(observation.getRefreshInterval(),
+					observation.getFallbackGrace(), observation.getTimeout(), observation.getMaxListedPartitions());
+			return new ReadLocalityMonitor(detectedRack::getObject, containers, policies, inspector, settings,
+					Clock.systemUTC());
+		}
+
+		private static Map<String, Object> adminConfig(ObjectProvider<KafkaAdmin> kafkaAdmin) {
+			KafkaAdmin admin = kafkaAdmin.getIfUnique();
+			if (admin == null) {
+				throw new IllegalStateException("no single KafkaAdmin bean to read the cluster with");
+			}
+			return admin.getConfigurationProperties();
+		}
+
+		private static void requirePositive(String property, Duration value) {
+			if (value == null || value.isNegative() || value.isZero()) {
+				throw new InvalidConfigurationPropertyValueException(property, value, "Must be a positive duration.");
+			}
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(MeterRegistry.class)
+	@ConditionalOnBean(ReadLocalityMonitor.class)
+	static class MetricsConfiguration {
+
+		@Bean
+		FollowerFetchMeterBinder followerFetchMeterBinder(ReadLocalityMonitor monitor, DetectedRack detectedRack) {
+			FollowerFetchMeterBinder binder = new FollowerFetchMeterBinder(monitor, detectedRack);
+			monitor.onRefresh(binder::bindListeners);
+			return binder;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(HealthIndicator.class)
+	@ConditionalOnEnabledHealthIndicator("followerfetch")
+	static class HealthConfiguration {
+
+		@Bean
+		FollowerFetchHealthIndicator followerFetchHealthIndicator(FollowerFetchProperties properties,
+				ObjectProvider<ReadLocalityMonitor> monitor) {
+			String degraded = properties.getHealth().getDegradedStatus();
+			if (!StringUtils.hasText(degraded)) {
+				throw new InvalidConfigurationPropertyValueException("follower-fetch.health.degraded-status", degraded,
+						"Must be a health status code such as UNKNOWN, DOWN or OUT_OF_SERVICE.");
+			}
+			ReadLocalityMonitor readLocality = monitor.getIfAvailable();
+			if (readLocality == null) {
+				FollowerFetchSnapshot disabled = new FollowerFetchSnapshot(FollowerFetchState.DISABLED, null, null,
+						Set.of(), "unknown", Map.of(), List.of(), java.time.Instant.now());
+				return new FollowerFetchHealthIndicator(() -> disabled, new Status(degraded.strip().toUpperCase()));
+			}
+			return new FollowerFetchHealthIndicator(readLocality::snapshot, new Status(degraded.strip().toUpperCase()));
+		}
+
+	}
+
+}

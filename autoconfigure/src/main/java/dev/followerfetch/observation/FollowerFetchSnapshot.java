@@ -1,0 +1,49 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.followerfetch.observation;
+
+import java.time.Instant;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * One refresh's answer to "is follower fetching working, and what is it saving?". The
+ * health indicator and the meters both read it.
+ *
+ * @param state the overall state
+ * @param rack this application's rack, or {@code null}
+ * @param source where the rack came from, or {@code null}
+ * @param brokerRacks the distinct broker racks, empty when unknown
+ * @param selector what the brokers' replica selectors are, in words
+ * @param listeners what each listener reads, by listener id
+ * @param problems what went wrong reading the facts, in words
+ * @param takenAt when the snapshot was taken
+ * @author follower-fetch authors
+ */
+public record FollowerFetchSnapshot(FollowerFetchState state, String rack, String source, Set<String> brokerRacks,
+		String selector, Map<String, ListenerReads> listeners, List<String> problems, Instant takenAt) {
+
+	public FollowerFetchSnapshot {
+		brokerRacks = Collections.unmodifiableSortedSet(new TreeSet<>(brokerRacks));
+		listeners = Collections.unmodifiableSortedMap(new TreeMap<>(listeners));
+		problems = List.copyOf(problems);
+	}
+
+}

@@ -1,0 +1,80 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.followerfetch.observation;
+
+/**
+ * Whether follower fetching works for this application, in one word.
+ *
+ * @author follower-fetch authors
+ */
+public enum FollowerFetchState {
+
+	/**
+	 * Every partition with an in-sync replica in this zone is read in-zone.
+	 */
+	ACTIVE(false),
+
+	/**
+	 * Working, but some partitions have no in-sync replica in this zone (placement gaps).
+	 */
+	PARTIAL(false),
+
+	/**
+	 * No fetch has happened yet, or the brokers have not been read yet.
+	 */
+	STARTING(false),
+
+	/**
+	 * No rack was found, so consumers read from partition leaders.
+	 */
+	NO_RACK(true),
+
+	/**
+	 * The rack matches no broker's rack, so no follower can be chosen.
+	 */
+	RACK_MISMATCH(true),
+
+	/**
+	 * Brokers run the default replica selector, which always returns the leader.
+	 */
+	SELECTOR_DISABLED(true),
+
+	/**
+	 * Partitions that have an in-zone in-sync replica have been read across zones for
+	 * longer than the grace period.
+	 */
+	FALLBACK(true),
+
+	/**
+	 * follower-fetch is switched off.
+	 */
+	DISABLED(false);
+
+	private final boolean degraded;
+
+	FollowerFetchState(boolean degraded) {
+		this.degraded = degraded;
+	}
+
+	/**
+	 * Whether this state means follower fetching is not saving what it could.
+	 * @return {@code true} for a degraded state
+	 */
+	public boolean isDegraded() {
+		return this.degraded;
+	}
+
+}

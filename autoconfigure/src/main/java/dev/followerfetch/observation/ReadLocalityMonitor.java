@@ -1,0 +1,419 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.followerfetch.observation;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+
+import dev.followerfetch.Policy;
+import dev.followerfetch.detection.DetectedRack;
+import dev.followerfetch.policy.ListenerPolicies;
+import dev.followerfetch.policy.ListenerPolicy;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.TopicPartition;
+
+import org.springframework.context.SmartLifecycle;
+import org.springframework.kafka.listener.MessageListenerContainer;
+
+/**
+ * Keeps a {@link FollowerFetchSnapshot} fresh in the background: every refresh reads the
+ * listener containers' own client metrics (preferred read replica per partition, bytes
+ * per broker) and the cluster's facts (broker racks, replica selectors, partition
+ * placement), and derives where each listener reads from. Nothing here runs on a request
+ * thread; readers get the last snapshot.
+ *
+ * @author follower-fetch authors
+ */
+public final class ReadLocalityMonitor implements SmartLifecycle {
+
+	private static final Log logger = LogFactory.getLog(ReadLocalityMonitor.class);
+
+	private static final String FETCH_GROUP = "consumer-fetch-manager-metrics";
+
+	private static final String NODE_GROUP = "consumer-node-metrics";
+
+	private final Supplier<DetectedRack> detectedRack;
+
+	private final Supplier<Collection<MessageListenerContainer>> containers;
+
+	private final ListenerPolicies policies;
+
+	private final ClusterInspector inspector;
+
+	private final MonitorSettings settings;
+
+	private final Clock clock;
+
+	private final Map<String, Double> lastByteTotals = new HashMap<>();
+
+	private final Map<String, ByteTotals> byteTotals = new ConcurrentHashMap<>();
+
+	private final Map<String, Long> crossZoneSince = new HashMap<>();
+
+	private final List<Consumer<FollowerFetchSnapshot>> refreshListeners = new CopyOnWriteArrayList<>();
+
+	private volatile FollowerFetchSnapshot snapshot;
+
+	private ClusterView lastView;
+
+	private ScheduledExecutorService scheduler;
+
+	ReadLocalityMonitor(Supplier<DetectedRack> detectedRack, Supplier<Collection<MessageListenerContainer>> containers,
+			ListenerPolicies policies, ClusterInspector inspector, MonitorSettings settings, Clock clock) {
+		this.detectedRack = detectedRack;
+		this.containers = containers;
+		this.policies = policies;
+		this.inspector = inspector;
+		this.settings = settings;
+		this.clock = clock;
+		this.snapshot = new FollowerFetchSnapshot(FollowerFetchState.STARTING, null, null, Set.of(), "unknown",
+				Map.of(), List.of("not refreshed yet"), clock.instant());
+	}
+
+	/**
+	 * The last snapshot taken.
+	 * @return the snapshot, never {@code null}
+	 */
+	public FollowerFetchSnapshot snapshot() {
+		return this.snapshot;
+	}
+
+	/**
+	 * Bytes received by one listener's consumers since start-up, from brokers in this zone
+	 * or in others. Monotonic across consumer restarts and rebalances.
+	 * @param listenerId the listener id
+	 * @param local {@code true} for bytes from this zone
+	 * @return the byte count
+	 */
+	public double bytes(String listenerId, boolean local) {
+		ByteTotals totals = this.byteTotals.get(listenerId);
+		return (totals != null) ? (local ? totals.local : totals.remote) : 0;
+	}
+
+	/**
+	 * Take a snapshot now. Called by the background refresher.
+	 * @return the new snapshot
+	 */
+	public synchronized FollowerFetchSnapshot refresh() {
+		try {
+			this.snapshot = take();
+			this.refreshListeners.forEach((listener) -> listener.accept(this.snapshot));
+		}
+		catch (RuntimeException ex) {
+			logger.warn("follower-fetch could not refresh its read-locality snapshot", ex);
+		}
+		return this.snapshot;
+	}
+
+	void onRefresh(Consumer<FollowerFetchSnapshot> listener) {
+		this.refreshListeners.add(listener);
+	}
+
+	private FollowerFetchSnapshot take() {
+		DetectedRack detected = this.detectedRack.get();
+		String rack = detected.rack().orElse(null);
+		String source = detected.source().orElse(null);
+		List<String> problems = new ArrayList<>();
+		Collection<MessageListenerContainer> all = this.containers.get();
+		Set<String> topics = new TreeSet<>();
+		all.forEach((container) -> assigned(container).forEach((tp) -> topics.add(tp.topic())));
+		ClusterView view;
+		try {
+			view = this.inspector.inspect(topics);
+			this.lastView = view;
+		}
+		catch (Exception ex) {
+			Throwable cause = (ex instanceof java.util.concurrent.ExecutionException && ex.getCause() != null)
+					? ex.getCause() : ex;
+			problems.add("brokers not reachable: " + ClusterInspector.describe(cause));
+			view = this.lastView;
+		}
+		if (view == null) {
+			return new FollowerFetchSnapshot((rack == null) ? FollowerFetchState.NO_RACK : FollowerFetchState.STARTING,
+					rack, source, Set.of(), "unknown", Map.of(), problems, this.clock.instant());
+		}
+		if (view.selectorProblem() != null) {
+			problems.add("replica.selector.class unknown: " + view.selectorProblem());
+		}
+		Map<String, ListenerReads> listeners = new LinkedHashMap<>();
+		boolean anyFetched = false;
+		boolean anyLocalityAssigned = false;
+		for (MessageListenerContainer container : all) {
+			String id = container.getListenerId();
+			if (id == null) {
+				continue;
+			}
+			Policy policy = this.policies.get(id).map(ListenerPolicy::policy).orElse(this.policies.defaultPolicy());
+			Reads reads = reads(id, policy, container, view, rack);
+			listeners.put(id, reads.summary());
+			anyFetched |= reads.fetched;
+			anyLocalityAssigned |= policy == Policy.LOCALITY && reads.summary().partitions() > 0;
+		}
+		FollowerFetchState state = state(rack, view, listeners, anyFetched, anyLocalityAssigned);
+		return new FollowerFetchSnapshot(state, rack, source, view.racks(), describeSelectors(view), listeners,
+				problems, this.clock.instant());
+	}
+
+	private FollowerFetchState state(String rack, ClusterView view, Map<String, ListenerReads> listeners,
+			boolean anyFetched, boolean anyLocalityAssigned) {
+		if (rack == null) {
+			return FollowerFetchState.NO_RACK;
+		}
+		if (view.selectors().values().stream().anyMatch((selector) -> !selector.rackAware())) {
+			return FollowerFetchState.SELECTOR_DISABLED;
+		}
+		if (!view.racks().contains(rack)) {
+			return FollowerFetchState.RACK_MISMATCH;
+		}
+		if (anyLocalityAssigned && !anyFetched) {
+			return FollowerFetchState.STARTING;
+		}
+		if (listeners.values().stream().anyMatch((reads) -> !reads.fallbackPartitions().isEmpty())) {
+			return FollowerFetchState.FALLBACK;
+		}
+		if (listeners.values().stream().anyMatch((reads) -> reads.placementGapCount() > 0)) {
+			return FollowerFetchState.PARTIAL;
+		}
+		return FollowerFetchState.ACTIVE;
+	}
+
+	private Reads reads(String id, Policy policy, MessageListenerContainer container, ClusterView view,
+			String rack) {
+		Collection<TopicPartition> assigned = assigned(container);
+		Map<String, Map<MetricName, ? extends Metric>> metrics = metrics(container);
+		Map<TopicPartition, Integer> readReplica = new HashMap<>();
+		metrics.forEach((clientId, clientMetrics) -> clientMetrics.forEach((name, metric) -> {
+			if (name.group().equals(FETCH_GROUP) && name.name().equals("preferred-read-replica")
+					&& name.tags().containsKey("topic") && name.tags().containsKey("partition")) {
+				TopicPartition tp = new TopicPartition(name.tags().get("topic"),
+						Integer.parseInt(name.tags().get("partition")));
+				if (metric.metricValue() instanceof Number value) {
+					readReplica.put(tp, value.intValue());
+				}
+			}
+		}));
+		int local = 0;
+		int cross = 0;
+		boolean fetched = false;
+		List<String> gaps = new ArrayList<>();
+		List<String> fallback = new ArrayList<>();
+		long now = System.nanoTime();
+		Set<String> seenKeys = new HashSet<>();
+		for (TopicPartition tp : assigned) {
+			ClusterView.Placement placement = view.partitions().get(tp);
+			Integer replica = readReplica.get(tp);
+			boolean inZoneIsr = placement != null && rack != null
+					&& placement.isr().stream().anyMatch((broker) -> rack.equals(view.rackOf(broker)));
+			if (policy == Policy.LOCALITY && placement != null && !inZoneIsr) {
+				gaps.add(tp.toString());
+			}
+			if (replica == null || placement == null) {
+				continue;
+			}
+			fetched = true;
+			int readFrom = (replica >= 0) ? replica : placement.leader();
+			boolean inZone = rack != null && rack.equals(view.rackOf(readFrom));
+			if (inZone) {
+				local++;
+			}
+			else {
+				cross++;
+			}
+			String key = id + "|" + tp;
+			if (policy == Policy.LOCALITY && inZoneIsr && !inZone) {
+				seenKeys.add(key);
+				long since = this.crossZoneSince.computeIfAbsent(key, (k) -> now);
+				if (now - since >= this.settings.fallbackGrace().toNanos()) {
+					fallback.add(tp.toString());
+				}
+			}
+		}
+		this.crossZoneSince.keySet().removeIf((key) -> key.startsWith(id + "|") && !seenKeys.contains(key));
+		ByteTotals totals = countBytes(id, metrics, view, rack);
+		int gapCount = gaps.size();
+		List<String> listedGaps = gaps.stream().sorted().limit(this.settings.maxListedPartitions()).toList();
+		ListenerReads summary = new ListenerReads(id, policy, assigned.size(), local, cross, listedGaps, gapCount,
+				fallback.stream().sorted().limit(this.settings.maxListedPartitions()).toList(),
+				(long) totals.local, (long) totals.remote);
+		return new Reads(summary, fetched);
+	}
+
+	private ByteTotals countBytes(String id, Map<String, Map<MetricName, ? extends Metric>> metrics, ClusterView view,
+			String rack) {
+		ByteTotals totals = this.byteTotals.computeIfAbsent(id, (key) -> new ByteTotals());
+		metrics.forEach((clientId, clientMetrics) -> clientMetrics.forEach((name, metric) -> {
+			if (!name.group().equals(NODE_GROUP) || !name.name().equals("incoming-byte-total")) {
+				return;
+			}
+			String node = name.tags().get("node-id");
+			if (node == null || !node.startsWith("node-")) {
+				return;
+			}
+			int brokerId;
+			try {
+				brokerId = Integer.parseInt(node.substring("node-".length()));
+			}
+			catch (NumberFormatException ex) {
+				return;
+			}
+			if (!view.brokerRacks().containsKey(brokerId) || !(metric.metricValue() instanceof Number value)) {
+				return;
+			}
+			String key = id + "|" + clientId + "|" + brokerId;
+			double current = value.doubleValue();
+			Double last = this.lastByteTotals.put(key, current);
+			double delta = (last == null || current < last) ? current : current - last;
+			if (rack != null && rack.equals(view.rackOf(brokerId))) {
+				totals.local += delta;
+			}
+			else {
+				totals.remote += delta;
+			}
+		}));
+		return totals;
+	}
+
+	private static String describeSelectors(ClusterView view) {
+		if (view.selectors().isEmpty()) {
+			return "unknown";
+		}
+		Map<String, List<Integer>> byClass = new LinkedHashMap<>();
+		view.selectors()
+			.forEach((broker, selector) -> byClass
+				.computeIfAbsent((selector.className() != null) ? selector.className() : "default (LeaderSelector)",
+						(key) -> new ArrayList<>())
+				.add(broker));
+		return byClass.entrySet()
+			.stream()
+			.map((entry) -> entry.getKey() + " on brokers " + entry.getValue().stream().sorted().toList())
+			.collect(Collectors.joining("; "));
+	}
+
+	private static Collection<TopicPartition> assigned(MessageListenerContainer container) {
+		Collection<TopicPartition> assigned = container.getAssignedPartitions();
+		return (assigned != null) ? assigned : List.of();
+	}
+
+	private static Map<String, Map<MetricName, ? extends Metric>> metrics(MessageListenerContainer container) {
+		try {
+			return container.metrics();
+		}
+		catch (RuntimeException ex) {
+			return Map.of();
+		}
+	}
+
+	@Override
+	public void start() {
+		this.scheduler = Executors.newSingleThreadScheduledExecutor((runnable) -> {
+			Thread thread = new Thread(runnable, "follower-fetch-monitor");
+			thread.setDaemon(true);
+			return thread;
+		});
+		schedule(0);
+	}
+
+	private void schedule(long delayMillis) {
+		ScheduledExecutorService executor = this.scheduler;
+		if (executor == null || executor.isShutdown()) {
+			return;
+		}
+		executor.schedule(() -> {
+			refresh();
+			schedule(jittered(this.settings.refreshInterval()));
+		}, delayMillis, TimeUnit.MILLISECONDS);
+	}
+
+	private static long jittered(Duration interval) {
+		long millis = interval.toMillis();
+		long jitter = millis / 10;
+		return millis - jitter + ((jitter > 0) ? ThreadLocalRandom.current().nextLong(2 * jitter + 1) : 0);
+	}
+
+	@Override
+	public void stop() {
+		ScheduledExecutorService executor = this.scheduler;
+		this.scheduler = null;
+		if (executor != null) {
+			executor.shutdownNow();
+			try {
+				executor.awaitTermination(this.settings.timeout().toMillis(), TimeUnit.MILLISECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+		this.inspector.close();
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.scheduler != null;
+	}
+
+	@Override
+	public int getPhase() {
+		return Integer.MAX_VALUE - 50;
+	}
+
+	/**
+	 * How the monitor refreshes.
+	 *
+	 * @param refreshInterval time between refreshes
+	 * @param fallbackGrace how long a partition may be read across zones before it counts
+	 * as a fallback
+	 * @param timeout bound of every call to the brokers
+	 * @param maxListedPartitions how many partitions a list in the details shows at most
+	 */
+	record MonitorSettings(Duration refreshInterval, Duration fallbackGrace, Duration timeout,
+			int maxListedPartitions) {
+
+	}
+
+	private record Reads(ListenerReads summary, boolean fetched) {
+
+	}
+
+	private static final class ByteTotals {
+
+		private volatile double local;
+
+		private volatile double remote;
+
+	}
+
+}
