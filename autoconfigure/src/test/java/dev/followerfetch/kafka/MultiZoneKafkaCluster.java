@@ -1,0 +1,596 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.followerfetch.kafka;
+
+import java.io.File;
+import java.io.IOException;
+import java.lang.reflect.Field;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.channels.ServerSocketChannel;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import kafka.server.BrokerServer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.errors.RetriableException;
+import org.apache.kafka.common.replica.RackAwareReplicaSelector;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.test.KafkaClusterTestKit;
+import org.apache.kafka.common.test.PreboundSocketFactoryManager;
+import org.apache.kafka.common.test.TestKitNodes;
+import org.apache.kafka.common.utils.Utils;
+import org.apache.kafka.metadata.LeaderAndIsr;
+import org.apache.kafka.metadata.bootstrap.BootstrapMetadata;
+import org.apache.kafka.server.ServerSocketFactory;
+import org.apache.kafka.server.common.Feature;
+import org.apache.kafka.server.common.MetadataVersion;
+
+import org.springframework.util.Assert;
+import org.springframework.util.ReflectionUtils;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A real Kafka KRaft cluster inside the test JVM with one broker per zone: broker {@code i}
+ * has {@code broker.rack} set to the {@code i}-th zone. Broker 0 also runs the only
+ * controller. The brokers run the production metadata version, use the rack-aware replica
+ * selector unless told otherwise, and listen on random loopback ports.
+ * <p>
+ * Every wait is bounded by the {@linkplain Builder#timeout(Duration) timeout}. Start with
+ * {@link #builder()}; close to stop the brokers and delete their data.
+ *
+ * @author follower-fetch authors
+ */
+public final class MultiZoneKafkaCluster implements AutoCloseable {
+
+	/**
+	 * Zones used when none are given.
+	 */
+	public static final List<String> DEFAULT_ZONES = List.of("az-a", "az-b", "az-c");
+
+	private static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+
+	private final List<String> zones;
+
+	private final Duration timeout;
+
+	private final KafkaClusterTestKit testKit;
+
+	private final Admin admin;
+
+	private boolean closed;
+
+	private MultiZoneKafkaCluster(List<String> zones, Duration timeout, KafkaClusterTestKit testKit, Admin admin) {
+		this.zones = zones;
+		this.timeout = timeout;
+		this.testKit = testKit;
+		this.admin = admin;
+	}
+
+	/**
+	 * Return a builder for a cluster with the {@linkplain #DEFAULT_ZONES default zones} and
+	 * the rack-aware replica selector.
+	 * @return a new builder
+	 */
+	public static Builder builder() {
+		return new Builder();
+	}
+
+	/**
+	 * Return the {@code bootstrap.servers} value for clients of this cluster.
+	 * @return a comma-separated list of {@code host:port} pairs
+	 */
+	public String bootstrapServers() {
+		return this.testKit.bootstrapServers();
+	}
+
+	/**
+	 * Return the zones of the brokers, in broker id order.
+	 * @return the zone of broker 0, broker 1, ...
+	 */
+	public List<String> zones() {
+		return this.zones;
+	}
+
+	/**
+	 * Return the id of the broker in the given zone.
+	 * @param zone a zone of this cluster
+	 * @return the broker id
+	 */
+	public int brokerId(String zone) {
+		int brokerId = this.zones.indexOf(zone);
+		Assert.isTrue(brokerId >= 0, () -> "No broker in zone '" + zone + "'; zones are " + this.zones);
+		return brokerId;
+	}
+
+	/**
+	 * Return the {@code broker.rack} of the given broker.
+	 * @param brokerId a broker id of this cluster
+	 * @return the zone of that broker
+	 */
+	public String rackOf(int brokerId) {
+		Assert.isTrue(brokerId >= 0 && brokerId < this.zones.size(),
+				() -> "No broker " + brokerId + "; broker ids are 0.." + (this.zones.size() - 1));
+		return this.zones.get(brokerId);
+	}
+
+	/**
+	 * Create a topic with the given replicas and wait until every partition has a leader
+	 * and a full ISR, as seen by an Admin client and by every broker.
+	 * @param name the topic name
+	 * @param replicaAssignment the broker ids of the replicas of each partition, preferred
+	 * leader first; partitions must be numbered 0..n-1
+	 */
+	public void createTopic(String name, Map<Integer, List<Integer>> replicaAssignment) {
+		Assert.hasText(name, "'name' must not be empty");
+		Assert.notEmpty(replicaAssignment, "'replicaAssignment' must not be empty");
+		Map<Integer, List<Integer>> assignment = new TreeMap<>(replicaAssignment);
+		Assert.isTrue(assignment.keySet().equals(partitionNumbers(assignment.size())),
+				() -> "Partitions of '" + name + "' must be numbered 0.." + (assignment.size() - 1) + ": "
+						+ assignment.keySet());
+		assignment.forEach((partition, replicas) -> Assert.isTrue(
+				!replicas.isEmpty() && replicas.stream().distinct().count() == replicas.size()
+						&& replicas.stream().allMatch((id) -> id >= 0 && id < this.zones.size()),
+				() -> "Partition " + partition + " of '" + name + "' needs distinct broker ids in 0.."
+						+ (this.zones.size() - 1) + ": " + replicas));
+		get(this.admin.createTopics(List.of(new NewTopic(name, assignment))).all(), "create topic '" + name + "'");
+		await("topic '" + name + "' ready").atMost(this.timeout)
+			.pollDelay(Duration.ZERO)
+			.pollInterval(Duration.ofMillis(50))
+			.untilAsserted(() -> assertReady(name, assignment));
+	}
+
+	/**
+	 * Create a topic whose partition leaders rotate over the zones, and wait as
+	 * {@link #createTopic(String, Map)} does. Partition {@code p} has its replicas on
+	 * brokers {@code p, p+1, ...} (modulo the broker count), so with three zones and a
+	 * replication factor of 3 the assignment is {@code {0:[0,1,2], 1:[1,2,0], 2:[2,0,1],
+	 * 3:[0,1,2], ...}}. With a replication factor below the zone count, some partitions
+	 * have no replica in some zones.
+	 * @param name the topic name
+	 * @param partitions the number of partitions
+	 * @param replicationFactor the number of replicas of each partition
+	 * @return the replica assignment that was created
+	 */
+	public Map<Integer, List<Integer>> createTopicLedByEveryZone(String name, int partitions, int replicationFactor) {
+		int brokers = this.zones.size();
+		Assert.isTrue(partitions > 0, "'partitions' must be positive");
+		Assert.isTrue(replicationFactor > 0 && replicationFactor <= brokers,
+				() -> "'replicationFactor' must be between 1 and " + brokers);
+		Map<Integer, List<Integer>> assignment = new TreeMap<>();
+		for (int partition = 0; partition < partitions; partition++) {
+			int first = partition;
+			assignment.put(partition,
+					IntStream.range(0, replicationFactor).mapToObj((i) -> (first + i) % brokers).toList());
+		}
+		createTopic(name, assignment);
+		return assignment;
+	}
+
+	/**
+	 * Describe a topic with an Admin client.
+	 * @param name the topic name
+	 * @return the leader, replicas and ISR of each partition
+	 */
+	public TopicDescription describeTopic(String name) {
+		return get(this.admin.describeTopics(List.of(name)).allTopicNames(), "describe topic '" + name + "'")
+			.get(name);
+	}
+
+	/**
+	 * Send records with {@code acks=all}, spread round-robin over all partitions of the
+	 * topic, and return once every record is acknowledged.
+	 * @param topic the topic
+	 * @param count the number of records
+	 * @param recordSizeBytes the size of each record value
+	 */
+	public void produce(String topic, int count, int recordSizeBytes) {
+		Assert.isTrue(count >= 0, "'count' must not be negative");
+		Assert.isTrue(recordSizeBytes >= 0, "'recordSizeBytes' must not be negative");
+		long deadline = System.nanoTime() + this.timeout.toNanos();
+		try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerConfigs(), new ByteArraySerializer(),
+				new ByteArraySerializer())) {
+			int partitions = producer.partitionsFor(topic).size();
+			byte[] value = new byte[recordSizeBytes];
+			List<Future<RecordMetadata>> sends = new ArrayList<>(count);
+			for (int i = 0; i < count; i++) {
+				sends.add(producer.send(new ProducerRecord<>(topic, i % partitions, null, value)));
+			}
+			producer.flush();
+			String action = "produce " + count + " records to '" + topic + "'";
+			for (Future<RecordMetadata> send : sends) {
+				get(send, Math.max(0, deadline - System.nanoTime()), action);
+			}
+		}
+	}
+
+	/**
+	 * Stop every broker and controller and delete their data. Does nothing when already
+	 * closed.
+	 */
+	@Override
+	public synchronized void close() {
+		if (this.closed) {
+			return;
+		}
+		this.closed = true;
+		this.admin.close(this.timeout);
+		shutDown(this.testKit, this.timeout);
+	}
+
+	private Map<String, Object> producerConfigs() {
+		int deliveryTimeoutMs = (int) Math.min(Integer.MAX_VALUE, this.timeout.toMillis());
+		Map<String, Object> configs = new LinkedHashMap<>();
+		configs.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+		configs.put(ProducerConfig.ACKS_CONFIG, "all");
+		configs.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+		configs.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, deliveryTimeoutMs);
+		configs.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, deliveryTimeoutMs / 2);
+		configs.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, deliveryTimeoutMs);
+		return configs;
+	}
+
+	private void assertReady(String name, Map<Integer, List<Integer>> assignment) throws Exception {
+		List<TopicPartitionInfo> partitions;
+		try {
+			partitions = this.admin.describeTopics(List.of(name))
+				.allTopicNames()
+				.get(this.timeout.toMillis(), TimeUnit.MILLISECONDS)
+				.get(name)
+				.partitions();
+		}
+		catch (ExecutionException ex) {
+			if (ex.getCause() instanceof RetriableException) {
+				throw new AssertionError("Admin cannot describe the topic yet: " + ex.getCause());
+			}
+			throw ex;
+		}
+		if (partitions.size() != assignment.size()) {
+			throw new AssertionError("Admin sees " + partitions.size() + " partitions, expected " + assignment.size());
+		}
+		for (TopicPartitionInfo partition : partitions) {
+			Set<Integer> replicas = ids(partition.replicas());
+			Set<Integer> isr = ids(partition.isr());
+			if (partition.leader() == null || partition.leader().isEmpty() || !isr.equals(replicas)) {
+				throw new AssertionError("Admin sees partition " + partition.partition() + " with leader "
+						+ ((partition.leader() != null) ? partition.leader().idString() : "none") + ", ISR " + isr
+						+ ", replicas " + replicas);
+			}
+		}
+		for (Map.Entry<Integer, BrokerServer> broker : this.testKit.brokers().entrySet()) {
+			for (Map.Entry<Integer, List<Integer>> partition : assignment.entrySet()) {
+				LeaderAndIsr state = broker.getValue()
+					.metadataCache()
+					.getLeaderAndIsr(name, partition.getKey())
+					.orElseThrow(() -> new AssertionError(
+							"Broker " + broker.getKey() + " does not know partition " + partition.getKey()));
+				if (state.leader() < 0 || state.isr().size() != partition.getValue().size()) {
+					throw new AssertionError("Broker " + broker.getKey() + " sees partition " + partition.getKey()
+							+ " with leader " + state.leader() + ", ISR " + state.isr());
+				}
+			}
+		}
+	}
+
+	private static Set<Integer> ids(List<Node> nodes) {
+		return nodes.stream().map(Node::id).collect(Collectors.toCollection(HashSet::new));
+	}
+
+	private static Set<Integer> partitionNumbers(int count) {
+		return IntStream.range(0, count).boxed().collect(Collectors.toSet());
+	}
+
+	private <T> T get(KafkaFuture<T> future, String action) {
+		return get(future, this.timeout.toNanos(), action);
+	}
+
+	private static <T> T get(Future<T> future, long timeoutNanos, String action) {
+		try {
+			return future.get(timeoutNanos, TimeUnit.NANOSECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted while waiting to " + action, ex);
+		}
+		catch (ExecutionException ex) {
+			throw new IllegalStateException("Failed to " + action + ": " + ex.getCause(), ex.getCause());
+		}
+		catch (TimeoutException ex) {
+			throw new IllegalStateException(
+					"Timed out after " + Duration.ofNanos(timeoutNanos) + " waiting to " + action, ex);
+		}
+	}
+
+	private static MultiZoneKafkaCluster start(Builder builder) {
+		List<String> zones = List.copyOf(builder.zones);
+		KafkaClusterTestKit testKit = null;
+		Admin admin = null;
+		try {
+			testKit = buildTestKit(builder, zones);
+			KafkaClusterTestKit starting = testKit;
+			runBounded("start the Kafka cluster", builder.timeout, () -> {
+				starting.format();
+				starting.startup();
+				starting.waitForReadyBrokers();
+			});
+			admin = Admin.create(adminConfigs(testKit.bootstrapServers(), builder.timeout));
+			return new MultiZoneKafkaCluster(zones, builder.timeout, testKit, admin);
+		}
+		catch (RuntimeException | Error ex) {
+			if (admin != null) {
+				admin.close(builder.timeout);
+			}
+			if (testKit != null) {
+				try {
+					shutDown(testKit, builder.timeout);
+				}
+				catch (RuntimeException closeFailure) {
+					ex.addSuppressed(closeFailure);
+				}
+			}
+			throw ex;
+		}
+	}
+
+	private static KafkaClusterTestKit buildTestKit(Builder builder, List<String> zones) {
+		Map<String, Short> features = Feature.PRODUCTION_FEATURES.stream()
+			.collect(Collectors.toMap(Feature::featureName,
+					(feature) -> feature.defaultLevel(MetadataVersion.latestProduction()), (a, b) -> a, TreeMap::new));
+		Map<Integer, Map<String, String>> perBroker = new TreeMap<>();
+		for (int id = 0; id < zones.size(); id++) {
+			perBroker.put(id, Map.of("broker.rack", zones.get(id)));
+		}
+		TestKitNodes nodes = new TestKitNodes.Builder(
+				BootstrapMetadata.fromVersions(MetadataVersion.latestProduction(), features, "follower-fetch"))
+			.setCombined(true)
+			.setNumControllerNodes(1)
+			.setNumBrokerNodes(zones.size())
+			.setPerServerProperties(perBroker)
+			.build();
+		KafkaClusterTestKit.Builder testKit = new KafkaClusterTestKit.Builder(nodes);
+		testKit.setConfigProp("unstable.api.versions.enable", "false");
+		testKit.setConfigProp("unstable.feature.versions.enable", "false");
+		testKit.setConfigProp("auto.create.topics.enable", "false");
+		testKit.setConfigProp("offsets.topic.replication.factor", String.valueOf(Math.min(3, zones.size())));
+		testKit.setConfigProp("offsets.topic.num.partitions", "1");
+		testKit.setConfigProp("group.initial.rebalance.delay.ms", "0");
+		if (builder.replicaSelector) {
+			testKit.setConfigProp("replica.selector.class", RackAwareReplicaSelector.class.getName());
+		}
+		builder.brokerProperties.forEach(testKit::setConfigProp);
+		bindListenersToLoopback(testKit);
+		try {
+			return testKit.build();
+		}
+		catch (Exception ex) {
+			Utils.closeQuietly(() -> Utils.delete(new File(nodes.baseDirectory())), "cluster directory");
+			throw new IllegalStateException("Failed to build the Kafka cluster", ex);
+		}
+	}
+
+	/**
+	 * The test kit binds every listener port before it builds the servers, on the wildcard
+	 * address. Swapping in a manager that binds to loopback keeps the cluster off the
+	 * network.
+	 */
+	private static void bindListenersToLoopback(KafkaClusterTestKit.Builder testKit) {
+		Field field = ReflectionUtils.findField(KafkaClusterTestKit.Builder.class, "socketFactoryManager",
+				PreboundSocketFactoryManager.class);
+		if (field == null) {
+			throw new IllegalStateException("KafkaClusterTestKit.Builder has no socketFactoryManager field any more: "
+					+ "cannot keep its listeners on loopback; update MultiZoneKafkaCluster");
+		}
+		ReflectionUtils.makeAccessible(field);
+		ReflectionUtils.setField(field, testKit, new LoopbackSocketFactoryManager());
+	}
+
+	private static Map<String, Object> adminConfigs(String bootstrapServers, Duration timeout) {
+		int timeoutMs = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
+		return Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+				AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMs,
+				AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, Math.min(timeoutMs, 10_000));
+	}
+
+	private static void shutDown(KafkaClusterTestKit testKit, Duration timeout) {
+		File directory = new File(testKit.nodes().baseDirectory());
+		try {
+			runBounded("stop the Kafka cluster", timeout, testKit::close);
+		}
+		finally {
+			Utils.closeQuietly(() -> Utils.delete(directory), "cluster directory");
+		}
+	}
+
+	private static void runBounded(String action, Duration timeout, ThrowingRunnable task) {
+		ExecutorService executor = Executors.newSingleThreadExecutor((runnable) -> {
+			Thread thread = new Thread(runnable, "multi-zone-kafka-cluster");
+			thread.setDaemon(true);
+			return thread;
+		});
+		try {
+			get(executor.submit(() -> {
+				task.run();
+				return null;
+			}), timeout.toNanos(), action);
+		}
+		finally {
+			executor.shutdownNow();
+		}
+	}
+
+	@FunctionalInterface
+	private interface ThrowingRunnable {
+
+		void run() throws Exception;
+
+	}
+
+	/**
+	 * Pre-binds listener ports on the loopback address instead of the wildcard address.
+	 */
+	private static final class LoopbackSocketFactoryManager extends PreboundSocketFactoryManager {
+
+		private final Map<String, ServerSocketChannel> sockets = new HashMap<>();
+
+		private final Set<String> used = new HashSet<>();
+
+		private boolean closed;
+
+		@Override
+		public synchronized int getOrCreatePortForListener(int nodeId, String listener) throws IOException {
+			ServerSocketChannel socket = this.sockets.get(key(nodeId, listener));
+			if (socket == null) {
+				Assert.state(!this.closed, "Cannot open new socket: manager is closed");
+				socket = ServerSocketFactory.INSTANCE.openServerSocket(listener,
+						new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), -1, -1);
+				this.sockets.put(key(nodeId, listener), socket);
+			}
+			return ((InetSocketAddress) socket.getLocalAddress()).getPort();
+		}
+
+		@Override
+		public synchronized ServerSocketChannel getSocketForListenerAndMarkAsUsed(int nodeId, String listener) {
+			ServerSocketChannel socket = this.sockets.get(key(nodeId, listener));
+			if (socket != null) {
+				this.used.add(key(nodeId, listener));
+			}
+			return socket;
+		}
+
+		@Override
+		public synchronized void close() {
+			if (!this.closed) {
+				this.closed = true;
+				this.sockets.forEach((key, socket) -> {
+					if (!this.used.contains(key)) {
+						Utils.closeQuietly(socket, "unused listener socket " + key);
+					}
+				});
+			}
+		}
+
+		private static String key(int nodeId, String listener) {
+			return nodeId + "/" + listener;
+		}
+
+	}
+
+	/**
+	 * Builder for a {@link MultiZoneKafkaCluster}.
+	 */
+	public static final class Builder {
+
+		private List<String> zones = DEFAULT_ZONES;
+
+		private boolean replicaSelector = true;
+
+		private final Map<String, String> brokerProperties = new LinkedHashMap<>();
+
+		private Duration timeout = DEFAULT_TIMEOUT;
+
+		private Builder() {
+		}
+
+		/**
+		 * Run one broker per zone; broker {@code i} gets {@code broker.rack} = the
+		 * {@code i}-th zone.
+		 * @param zones distinct zone names, e.g. {@code use1-az1} or {@code us-east-1a}
+		 * @return this builder
+		 */
+		public Builder zones(String... zones) {
+			Assert.notEmpty(zones, "'zones' must not be empty");
+			List<String> list = List.of(zones);
+			Assert.isTrue(list.stream().allMatch((zone) -> !zone.isBlank()), "'zones' must not contain blank names");
+			Assert.isTrue(Set.copyOf(list).size() == list.size(), () -> "'zones' must be distinct: " + list);
+			this.zones = list;
+			return this;
+		}
+
+		/**
+		 * Whether the brokers use {@link RackAwareReplicaSelector}, which lets consumers
+		 * with {@code client.rack} read from a follower. Without it every read goes to the
+		 * leader.
+		 * @param replicaSelector whether to set {@code replica.selector.class}
+		 * @return this builder
+		 */
+		public Builder replicaSelector(boolean replicaSelector) {
+			this.replicaSelector = replicaSelector;
+			return this;
+		}
+
+		/**
+		 * Set a property on every broker, such as {@code replica.fetch.wait.max.ms}.
+		 * @param name the property name; {@code broker.rack} comes from the zones
+		 * @param value the property value
+		 * @return this builder
+		 */
+		public Builder brokerProperty(String name, String value) {
+			Assert.hasText(name, "'name' must not be empty");
+			Assert.isTrue(!"broker.rack".equals(name), "'broker.rack' is set from the zones");
+			this.brokerProperties.put(name, value);
+			return this;
+		}
+
+		/**
+		 * Bound every wait of the cluster: start, close, topic readiness and produce.
+		 * @param timeout the maximum time to wait
+		 * @return this builder
+		 */
+		public Builder timeout(Duration timeout) {
+			Assert.isTrue(timeout != null && !timeout.isNegative() && !timeout.isZero(), "'timeout' must be positive");
+			this.timeout = timeout;
+			return this;
+		}
+
+		/**
+		 * Start the cluster and wait until every broker is ready. On failure, whatever was
+		 * started is stopped again.
+		 * @return the running cluster
+		 */
+		public MultiZoneKafkaCluster start() {
+			return MultiZoneKafkaCluster.start(this);
+		}
+
+	}
+
+}

@@ -1,0 +1,122 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.followerfetch.kafka;
+
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * JUnit extension that runs one {@link MultiZoneKafkaCluster} per test class. Register it
+ * on a static field:
+ * <pre class="code">
+ * &#064;RegisterExtension
+ * static final MultiZoneKafkaExtension kafka = MultiZoneKafkaExtension.withZones("use1-az1", "use1-az2", "use1-az3");
+ * </pre>
+ * The cluster starts before the first test of the class and stops after the last one;
+ * {@code @Nested} classes share it.
+ *
+ * @author follower-fetch authors
+ */
+public final class MultiZoneKafkaExtension implements BeforeAllCallback, AfterAllCallback {
+
+	private final MultiZoneKafkaCluster.Builder builder;
+
+	private MultiZoneKafkaCluster cluster;
+
+	private String startedBy;
+
+	private MultiZoneKafkaExtension(MultiZoneKafkaCluster.Builder builder) {
+		this.builder = builder;
+	}
+
+	/**
+	 * Create an extension for a cluster with the
+	 * {@linkplain MultiZoneKafkaCluster#DEFAULT_ZONES default zones}.
+	 * @return a new extension
+	 */
+	public static MultiZoneKafkaExtension withDefaultZones() {
+		return new MultiZoneKafkaExtension(MultiZoneKafkaCluster.builder());
+	}
+
+	/**
+	 * Create an extension for a cluster with one broker in each given zone.
+	 * @param zones distinct zone names, in broker id order
+	 * @return a new extension
+	 */
+	public static MultiZoneKafkaExtension withZones(String... zones) {
+		return new MultiZoneKafkaExtension(MultiZoneKafkaCluster.builder().zones(zones));
+	}
+
+	/**
+	 * Run the brokers without {@code replica.selector.class}, so that every read goes to
+	 * the leader whatever {@code client.rack} says.
+	 * @return this extension
+	 */
+	public MultiZoneKafkaExtension withoutReplicaSelector() {
+		this.builder.replicaSelector(false);
+		return this;
+	}
+
+	/**
+	 * Set a property on every broker.
+	 * @param name the property name
+	 * @param value the property value
+	 * @return this extension
+	 * @see MultiZoneKafkaCluster.Builder#brokerProperty(String, String)
+	 */
+	public MultiZoneKafkaExtension withBrokerProperty(String name, String value) {
+		this.builder.brokerProperty(name, value);
+		return this;
+	}
+
+	/**
+	 * Return the running cluster.
+	 * @return the cluster
+	 * @throws IllegalStateException if the cluster is not running, for example because the
+	 * extension is not registered on a static field
+	 */
+	public synchronized MultiZoneKafkaCluster cluster() {
+		if (this.cluster == null) {
+			throw new IllegalStateException(
+					"No cluster running: register MultiZoneKafkaExtension with @RegisterExtension on a static field");
+		}
+		return this.cluster;
+	}
+
+	@Override
+	public synchronized void beforeAll(ExtensionContext context) {
+		if (this.cluster == null) {
+			this.cluster = this.builder.start();
+			this.startedBy = context.getUniqueId();
+		}
+	}
+
+	@Override
+	public synchronized void afterAll(ExtensionContext context) {
+		if (this.cluster != null && context.getUniqueId().equals(this.startedBy)) {
+			try {
+				this.cluster.close();
+			}
+			finally {
+				this.cluster = null;
+				this.startedBy = null;
+			}
+		}
+	}
+
+}
