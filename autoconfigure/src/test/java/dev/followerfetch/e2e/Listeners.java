@@ -1,0 +1,89 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.followerfetch.e2e;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
+
+import org.springframework.context.ApplicationContext;
+import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
+import org.springframework.kafka.listener.MessageListenerContainer;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Records what each listener of an end-to-end test received, and gives access to its
+ * container's client metrics.
+ *
+ * @author follower-fetch authors
+ */
+public final class Listeners {
+
+	private final Map<String, Set<String>> received = new ConcurrentHashMap<>();
+
+	/**
+	 * Record a record as received by a listener.
+	 * @param listenerId the listener
+	 * @param record the record
+	 */
+	public void received(String listenerId, ConsumerRecord<?, ?> record) {
+		this.received.computeIfAbsent(listenerId, (id) -> ConcurrentHashMap.newKeySet())
+			.add(record.topic() + "-" + record.partition() + "@" + record.offset());
+	}
+
+	/**
+	 * Wait until a listener has received a number of distinct records.
+	 * @param listenerId the listener
+	 * @param count the number of records
+	 */
+	public void awaitReceived(String listenerId, int count) {
+		await("listener " + listenerId + " receives " + count + " records").atMost(Duration.ofSeconds(60))
+			.until(() -> received(listenerId) >= count);
+	}
+
+	/**
+	 * The number of distinct records a listener received.
+	 * @param listenerId the listener
+	 * @return the count
+	 */
+	public int received(String listenerId) {
+		Set<String> records = this.received.get(listenerId);
+		return (records != null) ? records.size() : 0;
+	}
+
+	/**
+	 * The client metrics of a listener's consumers.
+	 * @param context the application context
+	 * @param listenerId the listener
+	 * @return the metrics by client id
+	 */
+	public static Map<String, Map<MetricName, ? extends Metric>> metrics(ApplicationContext context,
+			String listenerId) {
+		MessageListenerContainer container = context.getBean(KafkaListenerEndpointRegistry.class)
+			.getListenerContainer(listenerId);
+		if (container == null) {
+			throw new IllegalStateException("No listener container " + listenerId);
+		}
+		return container.metrics();
+	}
+
+}
