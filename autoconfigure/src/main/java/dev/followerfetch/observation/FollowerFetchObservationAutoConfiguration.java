@@ -33,7 +33,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -96,7 +95,7 @@ public final class FollowerFetchObservationAutoConfiguration {
 
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(MeterRegistry.class)
-	@ConditionalOnBean(ReadLocalityMonitor.class)
+	@ConditionalOnBooleanProperty(name = "follower-fetch.enabled", matchIfMissing = true)
 	static class MetricsConfiguration {
 
 		@Bean
