@@ -1,0 +1,77 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.followerfetch.e2e;
+
+import java.util.UUID;
+
+import dev.followerfetch.kafka.MultiZoneKafkaExtension;
+import dev.followerfetch.observation.FollowerFetchSnapshot;
+import dev.followerfetch.observation.FollowerFetchState;
+import dev.followerfetch.observation.ReadLocalityMonitor;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.assertj.core.api.InstanceOfAssertFactories;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Brokers without the rack-aware replica selector: {@code client.rack} is set, yet every
+ * read goes to the leader, and the health contributor says why.
+ *
+ * @author follower-fetch authors
+ */
+class SelectorDisabledEndToEndTests {
+
+	@RegisterExtension
+	static final MultiZoneKafkaExtension kafka = MultiZoneKafkaExtension.withZones("az-a", "az-b", "az-c")
+		.withoutReplicaSelector();
+
+	@Test
+	void brokersWithoutTheRackAwareSelectorAreReportedByName() {
+		kafka.cluster().createTopicLedByEveryZone("orders", 3, 3);
+		kafka.cluster().produce("orders", 30, 100);
+		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(HealthApplication.class)
+			.web(WebApplicationType.NONE)
+			.properties("spring.kafka.bootstrap-servers=" + kafka.cluster().bootstrapServers(),
+					"spring.kafka.consumer.auto-offset-reset=earliest",
+					"spring.kafka.consumer.key-deserializer=" + ByteArrayDeserializer.class.getName(),
+					"spring.kafka.consumer.value-deserializer=" + ByteArrayDeserializer.class.getName(),
+					"follower-fetch.rack=az-b", "follower-fetch.observation.refresh-interval=200ms",
+					"test.topic=orders", "test.group=" + UUID.randomUUID())
+			.run()) {
+			context.getBean(Listeners.class).awaitReceived("analytics", 30);
+			ReadLocalityMonitor monitor = context.getBean(ReadLocalityMonitor.class);
+			FollowerFetchSnapshot snapshot = await().until(monitor::snapshot,
+					(candidate) -> candidate.state() == FollowerFetchState.SELECTOR_DISABLED);
+			assertThat(snapshot.selector()).isEqualTo("default (LeaderSelector) on brokers [0, 1, 2]");
+			Health health = context.getBean("followerFetchHealthIndicator", HealthIndicator.class).health();
+			assertThat(health.getStatus().getCode()).isEqualTo("UNKNOWN");
+			assertThat(health.getDetails()).containsEntry("state", "SELECTOR_DISABLED");
+			assertThat(snapshot.listeners().get("analytics").crossZonePartitions()).isEqualTo(2);
+			assertThat(health.getDetails().get("listeners")).asInstanceOf(InstanceOfAssertFactories.MAP)
+				.containsKey("analytics");
+		}
+	}
+
+}

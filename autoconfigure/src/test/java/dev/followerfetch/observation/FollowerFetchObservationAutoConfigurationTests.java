@@ -1,0 +1,111 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.followerfetch.observation;
+
+import dev.followerfetch.application.ClientRackAutoConfiguration;
+import dev.followerfetch.detection.RackDetectionAutoConfiguration;
+import dev.followerfetch.policy.FetchPolicyAutoConfiguration;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.kafka.core.ConsumerFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link FollowerFetchObservationAutoConfiguration}: what is registered with and
+ * without Actuator and Micrometer. The brokers are a closed loopback port.
+ *
+ * @author follower-fetch authors
+ */
+class FollowerFetchObservationAutoConfigurationTests {
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class, RackDetectionAutoConfiguration.class,
+				ClientRackAutoConfiguration.class, FetchPolicyAutoConfiguration.class,
+				FollowerFetchObservationAutoConfiguration.class))
+		.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+		.withPropertyValues("follower-fetch.rack=az-b", "spring.kafka.bootstrap-servers=127.0.0.1:9",
+				"follower-fetch.observation.timeout=300ms");
+
+	@Test
+	void healthAndMetersReadOneMonitor() {
+		this.contextRunner.run((context) -> assertThat(context).hasSingleBean(ReadLocalityMonitor.class)
+			.hasSingleBean(FollowerFetchMeterBinder.class)
+			.hasBean("followerFetchHealthIndicator"));
+	}
+
+	@Test
+	void withoutActuatorThereIsNoHealthIndicatorAndTheRackIsStillApplied() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader(HealthIndicator.class)).run((context) -> {
+			assertThat(context).doesNotHaveBean("followerFetchHealthIndicator")
+				.hasSingleBean(FollowerFetchMeterBinder.class);
+			assertThat(context.getBean(ConsumerFactory.class).getConfigurationProperties())
+				.containsEntry(ConsumerConfig.CLIENT_RACK_CONFIG, "az-b");
+		});
+	}
+
+	@Test
+	void withoutMicrometerThereAreNoMetersAndTheRackIsStillApplied() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class, RackDetectionAutoConfiguration.class,
+					ClientRackAutoConfiguration.class, FetchPolicyAutoConfiguration.class,
+					FollowerFetchObservationAutoConfiguration.class))
+			.withPropertyValues("follower-fetch.rack=az-b", "spring.kafka.bootstrap-servers=127.0.0.1:9")
+			.withClassLoader(new FilteredClassLoader(MeterRegistry.class))
+			.run((context) -> {
+				assertThat(context).doesNotHaveBean(FollowerFetchMeterBinder.class)
+					.hasBean("followerFetchHealthIndicator");
+				assertThat(context.getBean(ConsumerFactory.class).getConfigurationProperties())
+					.containsEntry(ConsumerConfig.CLIENT_RACK_CONFIG, "az-b");
+			});
+	}
+
+	@Test
+	void theHealthIndicatorCanBeSwitchedOff() {
+		this.contextRunner.withPropertyValues("management.health.followerfetch.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean("followerFetchHealthIndicator")
+				.hasSingleBean(ReadLocalityMonitor.class));
+	}
+
+	@Test
+	void whenDisabledTheHealthIndicatorReportsDisabledAndNothingIsMonitored() {
+		this.contextRunner.withPropertyValues("follower-fetch.enabled=false").run((context) -> {
+			assertThat(context).doesNotHaveBean(ReadLocalityMonitor.class)
+				.doesNotHaveBean(FollowerFetchMeterBinder.class);
+			assertThat(context.getBean("followerFetchHealthIndicator", HealthIndicator.class).health().getDetails())
+				.containsEntry("state", "DISABLED");
+		});
+	}
+
+	@Test
+	void aNonPositiveRefreshIntervalFailsStartupNamingTheProperty() {
+		this.contextRunner.withPropertyValues("follower-fetch.observation.refresh-interval=0s")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOf(InvalidConfigurationPropertyValueException.class)
+				.hasMessageContaining("follower-fetch.observation.refresh-interval"));
+	}
+
+}
