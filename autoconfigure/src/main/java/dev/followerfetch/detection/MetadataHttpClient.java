@@ -37,10 +37,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The one HTTP client every metadata source uses. It never goes through a proxy, never
- * follows a redirect, never reuses a connection, caps the body it reads, and bounds every
- * request by a deadline (a body that stalls after the headers by at most one more read
- * timeout). Every failure becomes a {@link MetadataException} whose message is one line
- * naming the URL.
+ * follows a redirect, asks the server to close every connection, caps the body it reads,
+ * and bounds every request by a deadline (a body that stalls after the headers by at most
+ * one more read timeout). Every failure becomes a {@link MetadataException} whose message
+ * is one line naming the URL.
+ * <p>
+ * {@link HttpURLConnection} still pools a connection the server did not say it would
+ * close, and only retries a request on such a stale connection when the request body is
+ * buffered, so a {@code PUT} sends its empty body through the buffered output stream
+ * rather than in streaming mode.
  *
  * @author follower-fetch authors
  */
@@ -84,11 +89,11 @@ final class MetadataHttpClient {
 			connection.setRequestProperty("Connection", "close");
 			connection.setRequestProperty("Accept", "*/*");
 			headers.forEach(connection::setRequestProperty);
+			headerDeadline = new HeaderDeadline(connection, deadline);
 			if ("PUT".equals(method) || "POST".equals(method)) {
 				connection.setDoOutput(true);
-				connection.setFixedLengthStreamingMode(0);
+				connection.getOutputStream().close();
 			}
-			headerDeadline = new HeaderDeadline(connection, deadline);
 			int status = connection.getResponseCode();
 			if (!headerDeadline.stop()) {
 				throw new SocketTimeoutException();

@@ -80,6 +80,16 @@ class MetadataHttpClientTests {
 	}
 
 	@Test
+	void putAfterAnEmptyAnswerFromAServerThatClosesSilentlyStillGetsThrough() throws Exception {
+		this.stub.route("/empty", MetadataStubServer.answer(404, ""));
+		this.stub.route("/token", MetadataStubServer.answer(200, "token"));
+		for (int i = 0; i < 5; i++) {
+			assertThat(this.client.send("GET", this.stub.uri("/empty"), Map.of(), TIMEOUT).status()).isEqualTo(404);
+			assertThat(this.client.fetch("PUT", this.stub.uri("/token"), Map.of(), TIMEOUT)).isEqualTo("token");
+		}
+	}
+
+	@Test
 	void jvmProxySettingsAreNotUsed() throws Exception {
 		this.stub.route("/value", MetadataStubServer.answer(200, "us-east-1b"));
 		Properties saved = (Properties) System.getProperties().clone();
