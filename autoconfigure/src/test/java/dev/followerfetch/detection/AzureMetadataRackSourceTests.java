@@ -88,7 +88,8 @@ class AzureMetadataRackSourceTests {
 
 	@Test
 	void failureOfTheLocationFailsNamingItsUrl() {
-		this.stub.azure("2", "eastus").route(MetadataStubServer.AZURE_LOCATION_PATH, MetadataStubServer.answer(500, ""));
+		this.stub.azure("2", "eastus")
+			.route(MetadataStubServer.AZURE_LOCATION_PATH, MetadataStubServer.answer(500, ""));
 		assertThatExceptionOfType(MetadataException.class).isThrownBy(() -> source().lookup(TIMEOUT))
 			.withMessage(this.stub.uri(MetadataStubServer.AZURE_LOCATION_PATH + QUERY) + " answered HTTP 500");
 	}

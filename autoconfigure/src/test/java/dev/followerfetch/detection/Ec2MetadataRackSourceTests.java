@@ -134,8 +134,8 @@ class Ec2MetadataRackSourceTests {
 		this.stub.imds(ImdsMode.V2_REQUIRED, "us-east-1b", "use1-az2")
 			.route(MetadataStubServer.TOKEN_PATH, MetadataStubServer.answer(403, "Forbidden"));
 		assertThatExceptionOfType(MetadataException.class).isThrownBy(() -> source(ZoneFormat.AUTO).lookup(TIMEOUT))
-			.withMessage("IMDSv2 token: " + this.stub.uri(MetadataStubServer.TOKEN_PATH) + " answered HTTP 403; IMDSv1: "
-					+ this.stub.uri(MetadataStubServer.AZ_ID_PATH) + " answered HTTP 401");
+			.withMessage("IMDSv2 token: " + this.stub.uri(MetadataStubServer.TOKEN_PATH) + " answered HTTP 403; "
+					+ "IMDSv1: " + this.stub.uri(MetadataStubServer.AZ_ID_PATH) + " answered HTTP 401");
 	}
 
 	@Test
@@ -248,7 +248,8 @@ class Ec2MetadataRackSourceTests {
 		Ec2MetadataRackSource source = new Ec2MetadataRackSource(new MetadataHttpClient(), true, null,
 				ZoneFormat.AUTO, Map.of("AWS_EC2_METADATA_SERVICE_ENDPOINT", "ftp://169.254.169.254")::get);
 		assertThatExceptionOfType(MetadataException.class).isThrownBy(() -> source.lookup(TIMEOUT))
-			.withMessage("AWS_EC2_METADATA_SERVICE_ENDPOINT holds \"ftp://169.254.169.254\", which is not an http(s) URL");
+			.withMessage("AWS_EC2_METADATA_SERVICE_ENDPOINT holds \"ftp://169.254.169.254\", "
+					+ "which is not an http(s) URL");
 	}
 
 	@Test

@@ -79,7 +79,7 @@ class EcsTaskMetadataRackSourceTests {
 	void disabledSourceMakesNoRequest() throws Exception {
 		this.stub.ecs("us-east-1a");
 		EcsTaskMetadataRackSource source = new EcsTaskMetadataRackSource(new MetadataHttpClient(), false,
-				Map.of(EcsTaskMetadataRackSource.VARIABLE, this.stub.uri(MetadataStubServer.ECS_BASE_PATH).toString())::get);
+				Map.of(EcsTaskMetadataRackSource.VARIABLE, taskBase())::get);
 		assertThat(source.lookup(TIMEOUT).reason()).isEqualTo("disabled by follower-fetch.detection.ecs.enabled=false");
 		assertThat(this.stub.requests()).isEmpty();
 	}
@@ -119,7 +119,11 @@ class EcsTaskMetadataRackSourceTests {
 
 	private EcsTaskMetadataRackSource source() {
 		return new EcsTaskMetadataRackSource(new MetadataHttpClient(), true,
-				Map.of(EcsTaskMetadataRackSource.VARIABLE, this.stub.uri(MetadataStubServer.ECS_BASE_PATH).toString())::get);
+				Map.of(EcsTaskMetadataRackSource.VARIABLE, taskBase())::get);
+	}
+
+	private String taskBase() {
+		return this.stub.uri(MetadataStubServer.ECS_BASE_PATH).toString();
 	}
 
 	private URI taskUri() {

@@ -49,7 +49,8 @@ class EnvironmentRackSourceTests {
 
 	@Test
 	void noVariableSetIsNotFoundNamingThemAll() {
-		EnvironmentRackSource source = new EnvironmentRackSource(List.of("KAFKA_CLIENT_RACK", "ZONE"), Map.<String, String>of()::get);
+		EnvironmentRackSource source = new EnvironmentRackSource(List.of("KAFKA_CLIENT_RACK", "ZONE"),
+				Map.<String, String>of()::get);
 		RackLookup lookup = source.lookup(TIMEOUT);
 		assertThat(lookup.isFound()).isFalse();
 		assertThat(lookup.reason()).isEqualTo("KAFKA_CLIENT_RACK, ZONE not set");
@@ -65,7 +66,8 @@ class EnvironmentRackSourceTests {
 	void valueIsOfferedAsReadForTheDetectorToValidate() {
 		EnvironmentRackSource source = new EnvironmentRackSource(List.of("KAFKA_CLIENT_RACK"),
 				Map.of("KAFKA_CLIENT_RACK", " us east 1a\n")::get);
-		assertThat(source.lookup(TIMEOUT).candidates()).extracting(RackCandidate::rack).containsExactly(" us east 1a\n");
+		assertThat(source.lookup(TIMEOUT).candidates()).extracting(RackCandidate::rack)
+			.containsExactly(" us east 1a\n");
 	}
 
 	@Test

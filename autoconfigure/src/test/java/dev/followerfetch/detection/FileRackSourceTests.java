@@ -97,7 +97,8 @@ class FileRackSourceTests {
 
 	@ParameterizedTest
 	@CsvSource(delimiter = '|', quoteCharacter = '\'',
-			value = { "'\"us\\qeast\"'", "'\"us-east-1a\\\"'", "'\"us\\x6\"'", "'\"us\\u00zz\"'", "'\"\\UFFFFFFFF\"'", "'\"\\x\u0664\u0661\"'" })
+			value = { "'\"us\\qeast\"'", "'\"us-east-1a\\\"'", "'\"us\\x6\"'", "'\"us\\u00zz\"'", "'\"\\UFFFFFFFF\"'",
+					"'\"\\x\u0664\u0661\"'" })
 	void invalidEscapeFailsNamingTheFileAndLabel(String written) throws Exception {
 		Path file = write("labels", KEY + "=" + written + "\n");
 		assertThatIOException().isThrownBy(() -> new FileRackSource(file, KEY).lookup(TIMEOUT))
@@ -116,7 +117,8 @@ class FileRackSourceTests {
 	void conflictingValuesFailQuotingBoth() throws Exception {
 		Path file = write("labels", KEY + "=\"us-east-1a\"\n" + KEY + "=\"us-east-1b\"\n");
 		assertThatIOException().isThrownBy(() -> new FileRackSource(file, KEY).lookup(TIMEOUT))
-			.withMessage("file " + file + " has conflicting values for label " + KEY + ": \"us-east-1a\", \"us-east-1b\"");
+			.withMessage("file " + file + " has conflicting values for label " + KEY
+					+ ": \"us-east-1a\", \"us-east-1b\"");
 	}
 
 	@Test

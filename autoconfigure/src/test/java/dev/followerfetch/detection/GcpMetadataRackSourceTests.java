@@ -86,6 +86,21 @@ class GcpMetadataRackSourceTests {
 			.satisfies((ex) -> assertThat(ex.getMessage()).doesNotContain("\n").doesNotContain("\u0000"));
 	}
 
+	@Test
+	void oversizedBodyFailsNamingTheUrl() {
+		this.stub.gcp("projects/123456/zones/" + "a".repeat(100_000));
+		assertThatExceptionOfType(MetadataException.class).isThrownBy(() -> source().lookup(TIMEOUT))
+			.withMessage(zoneUri() + " sent a body larger than 65536 bytes");
+	}
+
+	@Test
+	void binaryBodyFailsNamingTheUrl() {
+		this.stub.route(MetadataStubServer.GCP_ZONE_PATH,
+				flavored(new byte[] { (byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', (byte) 0xff }));
+		assertThatExceptionOfType(MetadataException.class).isThrownBy(() -> source().lookup(TIMEOUT))
+			.withMessage(zoneUri() + " sent a body that is not UTF-8 text");
+	}
+
 	@ParameterizedTest
 	@ValueSource(ints = { 403, 404, 500 })
 	void errorStatusFailsNamingTheUrl(int status) {
@@ -160,6 +175,13 @@ class GcpMetadataRackSourceTests {
 
 	private GcpMetadataRackSource source() {
 		return new GcpMetadataRackSource(new MetadataHttpClient(), true, this.stub.uri(), NO_ENVIRONMENT);
+	}
+
+	private static MetadataStubServer.Responder flavored(byte[] body) {
+		return (exchange) -> {
+			exchange.getResponseHeaders().set("Metadata-Flavor", "Google");
+			MetadataStubServer.answer(200, body).respond(exchange);
+		};
 	}
 
 	private URI zoneUri() {

@@ -80,7 +80,8 @@ class JsonFieldsTests {
 	@ValueSource(strings = { "", "   ", "[]", "\"zone\"", "null", "{", "{\"zone\"}", "{\"zone\":}", "{\"a\":1,}",
 			"{\"a\":tru}", "{\"a\":01}", "{\"a\":1.}", "{\"a\":+1}", "{'zone':'x'}", "{\"a\":\"x\" \"b\":1}", "{} {}",
 			"{\"zone\":\"unterminated}", "{\"zone\":\"a\u0001b\"}", "{\"zone\":\"a\nb\"}", "{\"zone\":\"\\x41\"}",
-			"{\"zone\":\"\\u00g1\"}", "{\"zone\":\"\\u12\"}", "{\"zone\":\"\\u+041\"}", "{\"zone\":\"\\u-001\"}", "{\"zone\":\"\\u\u0664\u0661\u0660\u0660\"}",
+			"{\"zone\":\"\\u00g1\"}", "{\"zone\":\"\\u12\"}", "{\"zone\":\"\\u+041\"}", "{\"zone\":\"\\u-001\"}",
+			"{\"zone\":\"\\u\u0664\u0661\u0660\u0660\"}",
 			"{\"a\":[1 2]}", "{\"a\":{\"b\" 1}}", "<html></html>", "\u0000\u0001" })
 	void malformedJsonIsRejectedWithAnOffset(String json) {
 		assertThatIllegalArgumentException().isThrownBy(() -> JsonFields.topLevelString(json, "zone"))

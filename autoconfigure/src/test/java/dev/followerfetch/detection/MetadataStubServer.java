@@ -417,7 +417,8 @@ final class MetadataStubServer implements AutoCloseable {
 	}
 
 	/**
-	 * Answer 200 with a declared length, then send the body one byte at a time.
+	 * Answer 200 with a declared length and the {@code Metadata-Flavor: Google} header (so
+	 * that the GCP source accepts it too), then send the body one byte at a time.
 	 * @param body the body
 	 * @param interval the pause before each byte
 	 * @return the responder

@@ -64,7 +64,8 @@ class RackDetectionAutoConfigurationTests {
 	@Test
 	void configuredEndpointsAreBound() {
 		this.contextRunner
-			.withPropertyValues("follower-fetch.rack=use1-az1", "follower-fetch.detection.aws.endpoint=http://127.0.0.1:1",
+			.withPropertyValues("follower-fetch.rack=use1-az1",
+					"follower-fetch.detection.aws.endpoint=http://127.0.0.1:1",
 					"follower-fetch.detection.azure.endpoint=http://127.0.0.1:2",
 					"follower-fetch.detection.gcp.endpoint=http://127.0.0.1:3")
 			.run((context) -> {
@@ -95,7 +96,8 @@ class RackDetectionAutoConfigurationTests {
 	@Test
 	void disabledStarterDetectsNothing() {
 		this.contextRunner.withPropertyValues("follower-fetch.enabled=false")
-			.run((context) -> assertThat(context).doesNotHaveBean(DetectedRack.class).doesNotHaveBean(RackSource.class));
+			.run((context) -> assertThat(context).doesNotHaveBean(DetectedRack.class)
+				.doesNotHaveBean(RackSource.class));
 	}
 
 }

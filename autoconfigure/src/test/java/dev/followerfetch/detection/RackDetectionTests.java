@@ -205,7 +205,8 @@ class RackDetectionTests {
 						+ "env: not found, KAFKA_CLIENT_RACK not set; "
 						+ "file: not found, follower-fetch.detection.file.path not set; "
 						+ "aws: failed, IMDSv2 token: " + refusing + "/latest/api/token refused the connection; "
-						+ "IMDSv1: " + refusing + "/latest/meta-data/placement/availability-zone-id refused the connection");
+						+ "IMDSv1: " + refusing
+						+ "/latest/meta-data/placement/availability-zone-id refused the connection");
 				assertThat(ex.getDetectedRack().attempts()).extracting(DetectedRack.Attempt::outcome)
 					.containsExactly(Outcome.NOT_FOUND, Outcome.NOT_FOUND, Outcome.FAILED);
 				FailureAnalysis analysis = new RackNotDetectedFailureAnalyzer().analyze(ex);
