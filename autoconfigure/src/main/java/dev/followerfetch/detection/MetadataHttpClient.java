@@ -238,7 +238,7 @@ final class MetadataHttpClient {
 	/**
 	 * Closes a connection still waiting for its status line and headers at the deadline.
 	 * The read timeout alone cannot bound that wait: it applies to each read, so a server
-	 * that trickles its headers could hold the request for ever, and it cannot be
+	 * that trickles its headers could hold the request forever, and it cannot be
 	 * shortened once the connection is open.
 	 */
 	private static final class HeaderDeadline {
