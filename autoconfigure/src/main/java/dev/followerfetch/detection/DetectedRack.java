@@ -178,7 +178,8 @@ public final class DetectedRack {
 	 *
 	 * @param source the source name
 	 * @param outcome how it answered
-	 * @param detail the reason, for anything but {@link Outcome#FOUND}
+	 * @param detail the reason, for anything but {@link Outcome#FOUND}; for a source that
+	 * was found, what was wrong with the candidates it also offered, or {@code null}
 	 * @param candidates the valid candidates it offered
 	 */
 	public record Attempt(String source, Outcome outcome, String detail, List<RackCandidate> candidates) {
@@ -192,7 +193,7 @@ public final class DetectedRack {
 			if (this.outcome == Outcome.FOUND) {
 				return this.source + ": " + this.candidates.stream()
 					.map((candidate) -> candidate.rack() + " (" + candidate.attribute() + ")")
-					.collect(Collectors.joining(", "));
+					.collect(Collectors.joining(", ")) + ((this.detail != null) ? ", " + this.detail : "");
 			}
 			return this.source + ": " + this.outcome.name().toLowerCase().replace('_', ' ')
 					+ ((this.detail != null) ? ", " + this.detail : "");

@@ -117,26 +117,59 @@ final class FileRackSource implements RackSource {
 		return RackLookup.found(this.path + "#" + this.key, values.iterator().next());
 	}
 
-	private static String unquote(String value) throws IOException {
+	private String unquote(String value) throws IOException {
 		if (value.length() < 2 || !value.startsWith("\"") || !value.endsWith("\"")) {
 			return value;
 		}
 		StringBuilder out = new StringBuilder();
-		for (int i = 1; i < value.length() - 1; i++) {
+		int end = value.length() - 1;
+		for (int i = 1; i < end; i++) {
 			char c = value.charAt(i);
-			if (c == '\\' && i + 1 < value.length() - 1) {
-				char next = value.charAt(++i);
-				out.append(switch (next) {
-					case 'n' -> '\n';
-					case 't' -> '\t';
-					default -> next;
-				});
-			}
-			else {
+			if (c != '\\') {
 				out.append(c);
+				continue;
+			}
+			char escape = (i + 1 < end) ? value.charAt(++i) : 0;
+			switch (escape) {
+				case 'a' -> out.append('\u0007');
+				case 'b' -> out.append('\b');
+				case 'f' -> out.append('\f');
+				case 'n' -> out.append('\n');
+				case 'r' -> out.append('\r');
+				case 't' -> out.append('\t');
+				case 'v' -> out.append('\u000b');
+				case '\\', '"' -> out.append(escape);
+				case 'x', 'u', 'U' -> {
+					int digits = (escape == 'x') ? 2 : (escape == 'u') ? 4 : 8;
+					int codePoint = (i + digits < end) ? hex(value.substring(i + 1, i + 1 + digits)) : -1;
+					if (!Character.isValidCodePoint(codePoint)) {
+						throw invalidEscape(value);
+					}
+					out.appendCodePoint(codePoint);
+					i += digits;
+				}
+				default -> throw invalidEscape(value);
 			}
 		}
 		return out.toString();
+	}
+
+	private static int hex(String digits) {
+		int value = 0;
+		for (int i = 0; i < digits.length(); i++) {
+			char c = digits.charAt(i);
+			int digit = (c < 0x80) ? Character.digit(c, 16) : -1;
+			if (digit < 0) {
+				return -1;
+			}
+			value = value * 16 + digit;
+		}
+		return value;
+	}
+
+	private IOException invalidEscape(String value) {
+		return new IOException(
+				"file " + this.path + " has an invalid escape in label " + this.key + ": " + RackValues.quote(value));
 	}
 
 }

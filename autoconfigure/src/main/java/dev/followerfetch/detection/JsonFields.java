@@ -167,14 +167,16 @@ final class JsonFields {
 		if (this.position + 4 > this.json.length()) {
 			throw error("truncated escape");
 		}
-		String hex = this.json.substring(this.position, this.position + 4);
-		this.position += 4;
-		try {
-			return (char) Integer.parseInt(hex, 16);
+		int value = 0;
+		for (int i = 0; i < 4; i++) {
+			char c = next();
+			int digit = (c < 0x80) ? Character.digit(c, 16) : -1;
+			if (digit < 0) {
+				throw error("invalid escape");
+			}
+			value = value * 16 + digit;
 		}
-		catch (NumberFormatException ex) {
-			throw error("invalid escape");
-		}
+		return (char) value;
 	}
 
 	private void skipWhitespace() {

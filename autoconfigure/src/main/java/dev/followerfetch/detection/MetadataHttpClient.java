@@ -31,12 +31,21 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The one HTTP client every metadata source uses. It never goes through a proxy, never
- * follows a redirect, never reuses a connection, caps the body it reads, and bounds every
- * request by a deadline. Every failure becomes a {@link MetadataException} whose message
+ * follows a redirect, asks the server to close every connection, caps the body it reads,
+ * and bounds every request by a deadline (a body that stalls after the headers by at most
+ * one more read timeout). Every failure becomes a {@link MetadataException} whose message
  * is one line naming the URL.
+ * <p>
+ * {@link HttpURLConnection} still pools a connection the server did not say it would
+ * close, and only retries a request on such a stale connection when the request body is
+ * buffered, so a {@code PUT} sends its empty body through the buffered output stream
+ * rather than in streaming mode.
  *
  * @author follower-fetch authors
  */
@@ -68,37 +77,40 @@ final class MetadataHttpClient {
 	Response send(String method, URI uri, Map<String, String> headers, Duration timeout) throws MetadataException {
 		long deadline = System.nanoTime() + timeout.toNanos();
 		HttpURLConnection connection = null;
+		HeaderDeadline headerDeadline = null;
 		try {
 			connection = (HttpURLConnection) uri.toURL().openConnection(Proxy.NO_PROXY);
 			connection.setRequestMethod(method);
 			connection.setInstanceFollowRedirects(false);
 			connection.setUseCaches(false);
 			connection.setAllowUserInteraction(false);
-			connection.setConnectTimeout(remainingMillis(deadline, uri));
-			connection.setReadTimeout(remainingMillis(deadline, uri));
+			connection.setConnectTimeout(remainingMillis(deadline));
+			connection.setReadTimeout(remainingMillis(deadline));
 			connection.setRequestProperty("Connection", "close");
 			connection.setRequestProperty("Accept", "*/*");
 			headers.forEach(connection::setRequestProperty);
+			headerDeadline = new HeaderDeadline(connection, deadline);
 			if ("PUT".equals(method) || "POST".equals(method)) {
 				connection.setDoOutput(true);
-				connection.setFixedLengthStreamingMode(0);
+				connection.getOutputStream().close();
 			}
-			connection.connect();
-			connection.setReadTimeout(remainingMillis(deadline, uri));
 			int status = connection.getResponseCode();
+			if (!headerDeadline.stop()) {
+				throw new SocketTimeoutException();
+			}
 			if (status < 0) {
 				throw new MetadataException(uri + " answered with a response that is not valid HTTP");
 			}
 			Map<String, List<String>> responseHeaders = connection.getHeaderFields();
 			InputStream stream = (status >= 400) ? connection.getErrorStream() : connection.getInputStream();
-			String body = (stream != null) ? readBody(stream, connection, deadline, uri) : "";
+			String body = (stream != null) ? readBody(stream, deadline, uri) : "";
 			return new Response(status, responseHeaders, body);
 		}
 		catch (MetadataException ex) {
 			throw ex;
 		}
 		catch (SocketTimeoutException ex) {
-			throw new MetadataException(uri + " did not answer within " + timeout.toMillis() + " ms");
+			throw timedOut(uri, timeout);
 		}
 		catch (ConnectException ex) {
 			throw new MetadataException(uri + " refused the connection");
@@ -107,10 +119,13 @@ final class MetadataHttpClient {
 			throw new MetadataException(uri + " has a host name that does not resolve");
 		}
 		catch (IOException | RuntimeException ex) {
+			if (headerDeadline != null && !headerDeadline.stop()) {
+				throw timedOut(uri, timeout);
+			}
 			throw new MetadataException(uri + " failed: " + oneLine(ex));
 		}
 		finally {
-			if (connection != null) {
+			if (connection != null && (headerDeadline == null || headerDeadline.stop())) {
 				connection.disconnect();
 			}
 		}
@@ -133,13 +148,12 @@ final class MetadataHttpClient {
 		return response.body();
 	}
 
-	private String readBody(InputStream stream, HttpURLConnection connection, long deadline, URI uri)
-			throws IOException, MetadataException {
+	private String readBody(InputStream stream, long deadline, URI uri) throws IOException, MetadataException {
 		try (InputStream in = stream) {
 			ByteArrayOutputStream body = new ByteArrayOutputStream();
 			byte[] buffer = new byte[4096];
 			while (true) {
-				connection.setReadTimeout(remainingMillis(deadline, uri));
+				remainingMillis(deadline);
 				int read = in.read(buffer);
 				if (read < 0) {
 					break;
@@ -166,12 +180,16 @@ final class MetadataHttpClient {
 		}
 	}
 
-	private static int remainingMillis(long deadline, URI uri) throws MetadataException {
+	private static int remainingMillis(long deadline) throws SocketTimeoutException {
 		long remaining = Duration.ofNanos(deadline - System.nanoTime()).toMillis();
 		if (remaining <= 0) {
-			throw new MetadataException(uri + " did not answer in time");
+			throw new SocketTimeoutException();
 		}
 		return (int) Math.min(remaining, Integer.MAX_VALUE);
+	}
+
+	private static MetadataException timedOut(URI uri, Duration timeout) {
+		return new MetadataException(uri + " did not answer within " + timeout.toMillis() + " ms");
 	}
 
 	private static String oneLine(Throwable ex) {
@@ -213,6 +231,45 @@ final class MetadataHttpClient {
 						+ ((location != null) ? " to " + RackValues.quote(location) : "") + " (not followed)";
 			}
 			return uri + " answered HTTP " + this.status;
+		}
+
+	}
+
+	/**
+	 * Closes a connection still waiting for its status line and headers at the deadline.
+	 * The read timeout alone cannot bound that wait: it applies to each read, so a server
+	 * that trickles its headers could hold the request forever, and it cannot be
+	 * shortened once the connection is open.
+	 */
+	private static final class HeaderDeadline {
+
+		private static final int WAITING = 0;
+
+		private static final int STOPPED = 1;
+
+		private static final int EXPIRED = 2;
+
+		private final AtomicInteger state = new AtomicInteger(WAITING);
+
+		private final CompletableFuture<Void> timer = new CompletableFuture<>();
+
+		HeaderDeadline(HttpURLConnection connection, long deadline) {
+			this.timer.completeOnTimeout(null, deadline - System.nanoTime(), TimeUnit.NANOSECONDS).thenRun(() -> {
+				if (this.state.compareAndSet(WAITING, EXPIRED)) {
+					connection.disconnect();
+				}
+			});
+		}
+
+		/**
+		 * Stop the timer, if it has not fired yet.
+		 * @return {@code true} if the caller still owns the connection, {@code false} if
+		 * the deadline passed and the connection was closed
+		 */
+		boolean stop() {
+			this.timer.cancel(false);
+			this.state.compareAndSet(WAITING, STOPPED);
+			return this.state.get() == STOPPED;
 		}
 
 	}

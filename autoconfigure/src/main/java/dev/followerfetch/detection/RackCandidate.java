@@ -19,7 +19,9 @@ package dev.followerfetch.detection;
 import org.springframework.util.Assert;
 
 /**
- * A rack value offered by a source, with the attribute it was read from.
+ * A rack value offered by a source, with the attribute it was read from. The value is
+ * taken as read, possibly empty or invalid: the detector validates it and reports what is
+ * wrong with it, naming the source and attribute.
  *
  * @param rack the rack value, for example {@code use1-az2}
  * @param attribute what the value is, for example {@code availability-zone-id}
@@ -28,7 +30,7 @@ import org.springframework.util.Assert;
 public record RackCandidate(String rack, String attribute) {
 
 	public RackCandidate {
-		Assert.hasText(rack, "'rack' must not be empty");
+		Assert.notNull(rack, "'rack' must not be null");
 		Assert.hasText(attribute, "'attribute' must not be empty");
 	}
 

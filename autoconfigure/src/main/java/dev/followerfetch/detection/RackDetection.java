@@ -136,8 +136,11 @@ final class RackDetection {
 		}
 		List<String> listed = order.stream().map(String::strip).distinct().toList();
 		if (listed.size() != order.size()) {
+			String repeated = listed.stream()
+				.filter((name) -> order.stream().filter((entry) -> entry.strip().equals(name)).count() > 1)
+				.collect(Collectors.joining(", "));
 			throw new InvalidConfigurationPropertyValueException("follower-fetch.detection.order",
-					String.join(",", order), "A source is listed more than once.");
+					String.join(",", order), "Source " + repeated + " is listed more than once.");
 		}
 		if (order.isEmpty()) {
 			logger.warn("follower-fetch.detection.order is empty: only an explicit rack and the application's own "
