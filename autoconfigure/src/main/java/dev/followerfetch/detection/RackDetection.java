@@ -167,7 +167,7 @@ final class RackDetection {
 					.collect(Collectors.joining("; "));
 				logger.info("Kafka client.rack is " + detected.rack().get() + " (from " + detected.source().get()
 						+ ((detected.reason() != null) ? ", " + detected.reason() : "")
-						+ ((consulted.isEmpty()) ? "" : "; found in " + detected.elapsed().toMillis() + " ms; " + consulted)
+						+ ((consulted.isEmpty()) ? "" : ", found in " + detected.elapsed().toMillis() + " ms; " + consulted)
 						+ ")");
 			}
 			return;

@@ -52,7 +52,10 @@ class RackDetectionAutoConfigurationTests {
 	void metadataEndpointsDefaultToTheWellKnownAddresses() {
 		assumeThat(System.getenv("AWS_EC2_METADATA_SERVICE_ENDPOINT")).isNull();
 		assumeThat(System.getenv("AWS_EC2_METADATA_SERVICE_ENDPOINT_MODE")).isNull();
-		this.contextRunner.withPropertyValues("follower-fetch.rack=use1-az1").run((context) -> {
+		this.contextRunner.withPropertyValues("follower-fetch.rack=use1-az1")
+			.withSystemProperties("follower-fetch.detection.aws.endpoint", "follower-fetch.detection.gcp.endpoint",
+					"follower-fetch.detection.azure.endpoint", "AWS_EC2_METADATA_SERVICE_ENDPOINT", "GCE_METADATA_HOST")
+			.run((context) -> {
 			assertThat(context.getBean(Ec2MetadataRackSource.class).endpoint())
 				.isEqualTo(URI.create("http://169.254.169.254"));
 			assertThat(ReflectionTestUtils.getField(context.getBean(AzureMetadataRackSource.class), "endpoint"))

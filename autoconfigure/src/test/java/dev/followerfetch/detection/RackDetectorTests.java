@@ -270,7 +270,7 @@ class RackDetectorTests {
 		CandidateSelector byName = (source, candidates) -> new CandidateSelector.Selection(candidates.stream()
 			.filter((candidate) -> candidate.attribute().equals("availability-zone"))
 			.findFirst()
-			.orElseThrow(), "brokers use AZ names");
+			.orElseThrow(), "brokers use AZ names", null);
 		DetectedRack detected = new RackDetector(List.of(aws(this.stub.uri())), Duration.ofSeconds(1), byName)
 			.detect();
 		assertThat(detected.rack()).hasValue("us-east-1b");
