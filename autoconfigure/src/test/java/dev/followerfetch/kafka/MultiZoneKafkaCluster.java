@@ -58,6 +58,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.PreboundSocketFactoryManager;
 import org.apache.kafka.common.test.TestKitNodes;
+import org.apache.kafka.common.utils.Exit;
 import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.metadata.LeaderAndIsr;
 import org.apache.kafka.metadata.bootstrap.BootstrapMetadata;
@@ -74,10 +75,13 @@ import static org.awaitility.Awaitility.await;
  * A real Kafka KRaft cluster inside the test JVM with one broker per zone: broker {@code i}
  * has {@code broker.rack} set to the {@code i}-th zone. Broker 0 also runs the only
  * controller. The brokers run the production metadata version, use the rack-aware replica
- * selector unless told otherwise, and listen on random loopback ports.
+ * selector unless told otherwise, and listen on random loopback ports. Topics are not
+ * created automatically: create them with {@link #createTopic(String, Map)}.
  * <p>
- * Every wait is bounded by the {@linkplain Builder#timeout(Duration) timeout}. Start with
- * {@link #builder()}; close to stop the brokers and delete their data.
+ * Every wait is bounded: by the {@linkplain Builder#timeout(Duration) timeout}, and by one
+ * minute for stopping. Start with {@link #builder()}; close to stop the brokers and delete
+ * their data. Kafka's exit and halt procedures are replaced for the whole JVM so that a
+ * failing broker cannot end the test run.
  *
  * @author follower-fetch authors
  */
@@ -89,6 +93,8 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 	public static final List<String> DEFAULT_ZONES = List.of("az-a", "az-b", "az-c");
 
 	private static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+
+	private static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(60);
 
 	private final List<String> zones;
 
@@ -254,8 +260,8 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 			return;
 		}
 		this.closed = true;
-		this.admin.close(this.timeout);
-		shutDown(this.testKit, this.timeout);
+		this.admin.close(SHUTDOWN_TIMEOUT);
+		shutDown(this.testKit);
 	}
 
 	private Map<String, Object> producerConfigs() {
@@ -342,6 +348,7 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 	}
 
 	private static MultiZoneKafkaCluster start(Builder builder) {
+		keepBrokersFromEndingTheJvm();
 		List<String> zones = List.copyOf(builder.zones);
 		KafkaClusterTestKit testKit = null;
 		Admin admin = null;
@@ -358,11 +365,11 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 		}
 		catch (RuntimeException | Error ex) {
 			if (admin != null) {
-				admin.close(builder.timeout);
+				admin.close(SHUTDOWN_TIMEOUT);
 			}
 			if (testKit != null) {
 				try {
-					shutDown(testKit, builder.timeout);
+					shutDown(testKit);
 				}
 				catch (RuntimeException closeFailure) {
 					ex.addSuppressed(closeFailure);
@@ -372,13 +379,27 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * A broker that loses its log directories halts the JVM, which would end the whole test
+	 * run without a report. Make such exits throw in the broker thread instead.
+	 */
+	private static void keepBrokersFromEndingTheJvm() {
+		Exit.setExitProcedure((status, message) -> {
+			throw new IllegalStateException("Kafka tried to exit the JVM with status " + status + ": " + message);
+		});
+		Exit.setHaltProcedure((status, message) -> {
+			throw new IllegalStateException("Kafka tried to halt the JVM with status " + status + ": " + message);
+		});
+	}
+
 	private static KafkaClusterTestKit buildTestKit(Builder builder, List<String> zones) {
 		Map<String, Short> features = Feature.PRODUCTION_FEATURES.stream()
 			.collect(Collectors.toMap(Feature::featureName,
 					(feature) -> feature.defaultLevel(MetadataVersion.latestProduction()), (a, b) -> a, TreeMap::new));
+		String maxStartupTime = String.valueOf(builder.timeout.toMillis());
 		Map<Integer, Map<String, String>> perBroker = new TreeMap<>();
 		for (int id = 0; id < zones.size(); id++) {
-			perBroker.put(id, Map.of("broker.rack", zones.get(id)));
+			perBroker.put(id, Map.of("broker.rack", zones.get(id), "server.max.startup.time.ms", maxStartupTime));
 		}
 		TestKitNodes nodes = new TestKitNodes.Builder(
 				BootstrapMetadata.fromVersions(MetadataVersion.latestProduction(), features, "follower-fetch"))
@@ -391,8 +412,11 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 		testKit.setConfigProp("unstable.api.versions.enable", "false");
 		testKit.setConfigProp("unstable.feature.versions.enable", "false");
 		testKit.setConfigProp("auto.create.topics.enable", "false");
-		testKit.setConfigProp("offsets.topic.replication.factor", String.valueOf(Math.min(3, zones.size())));
+		int internalReplicas = Math.min(3, zones.size());
+		testKit.setConfigProp("offsets.topic.replication.factor", String.valueOf(internalReplicas));
 		testKit.setConfigProp("offsets.topic.num.partitions", "1");
+		testKit.setConfigProp("transaction.state.log.replication.factor", String.valueOf(internalReplicas));
+		testKit.setConfigProp("transaction.state.log.min.isr", String.valueOf(Math.min(2, internalReplicas)));
 		testKit.setConfigProp("group.initial.rebalance.delay.ms", "0");
 		if (builder.replicaSelector) {
 			testKit.setConfigProp("replica.selector.class", RackAwareReplicaSelector.class.getName());
@@ -431,30 +455,51 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 				AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, Math.min(timeoutMs, 10_000));
 	}
 
-	private static void shutDown(KafkaClusterTestKit testKit, Duration timeout) {
+	private static void shutDown(KafkaClusterTestKit testKit) {
 		File directory = new File(testKit.nodes().baseDirectory());
 		try {
-			runBounded("stop the Kafka cluster", timeout, testKit::close);
+			runBounded("stop the Kafka cluster", SHUTDOWN_TIMEOUT, testKit::close);
 		}
 		finally {
 			Utils.closeQuietly(() -> Utils.delete(directory), "cluster directory");
 		}
 	}
 
+	/**
+	 * Run a task and wait for it at most the given time. A task that takes longer is not
+	 * interrupted, because a Kafka server interrupted while it starts leaves its files half
+	 * written; it gets {@link #SHUTDOWN_TIMEOUT} more to end before the failure is thrown,
+	 * so that the cluster can then be stopped safely.
+	 */
 	private static void runBounded(String action, Duration timeout, ThrowingRunnable task) {
 		ExecutorService executor = Executors.newSingleThreadExecutor((runnable) -> {
 			Thread thread = new Thread(runnable, "multi-zone-kafka-cluster");
 			thread.setDaemon(true);
 			return thread;
 		});
+		Future<Void> future = executor.submit(() -> {
+			task.run();
+			return null;
+		});
+		executor.shutdown();
 		try {
-			get(executor.submit(() -> {
-				task.run();
-				return null;
-			}), timeout.toNanos(), action);
+			get(future, timeout.toNanos(), action);
 		}
-		finally {
-			executor.shutdownNow();
+		catch (IllegalStateException ex) {
+			awaitTermination(executor, ex);
+			throw ex;
+		}
+	}
+
+	private static void awaitTermination(ExecutorService executor, IllegalStateException failure) {
+		try {
+			if (!executor.awaitTermination(SHUTDOWN_TIMEOUT.toNanos(), TimeUnit.NANOSECONDS)) {
+				failure.addSuppressed(new IllegalStateException("Still running " + SHUTDOWN_TIMEOUT + " later"));
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			failure.addSuppressed(ex);
 		}
 	}
 
@@ -572,7 +617,8 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 		}
 
 		/**
-		 * Bound every wait of the cluster: start, close, topic readiness and produce.
+		 * Bound the waits for the cluster to start, for topics to be ready and for records
+		 * to be acknowledged.
 		 * @param timeout the maximum time to wait
 		 * @return this builder
 		 */

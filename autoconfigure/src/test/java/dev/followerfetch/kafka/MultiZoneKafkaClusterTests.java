@@ -226,7 +226,8 @@ class MultiZoneKafkaClusterTests {
 				.pollInSameThread()
 				.pollDelay(Duration.ZERO)
 				.pollInterval(Duration.ofMillis(1))
-				.until(() -> received.addAndGet(consumer.poll(Duration.ofMillis(100)).count()) >= RECORDS);
+				.untilAsserted(() -> assertThat(received.addAndGet(consumer.poll(Duration.ofMillis(100)).count()))
+					.as("records received").isGreaterThanOrEqualTo(RECORDS));
 			assertThat(received).hasValue(RECORDS);
 			return ConsumerReadStats.of(consumer.metrics());
 		}
