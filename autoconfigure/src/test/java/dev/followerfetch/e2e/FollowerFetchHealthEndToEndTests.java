@@ -26,7 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import dev.followerfetch.kafka.MultiZoneKafkaExtension;
+import dev.followerfetch.test.MultiZoneKafkaExtension;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

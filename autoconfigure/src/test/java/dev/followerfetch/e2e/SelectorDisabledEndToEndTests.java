@@ -17,7 +17,7 @@ package dev.followerfetch.e2e;
 
 import java.util.UUID;
 
-import dev.followerfetch.kafka.MultiZoneKafkaExtension;
+import dev.followerfetch.test.MultiZoneKafkaExtension;
 import dev.followerfetch.observation.FollowerFetchSnapshot;
 import dev.followerfetch.observation.FollowerFetchState;
 import dev.followerfetch.observation.ReadLocalityMonitor;

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.followerfetch.kafka;
+package dev.followerfetch.test;
 
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.followerfetch.kafka;
+package dev.followerfetch.test;
 
 import java.io.File;
 import java.io.IOException;
