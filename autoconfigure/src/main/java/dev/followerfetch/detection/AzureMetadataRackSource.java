@@ -68,6 +68,9 @@ final class AzureMetadataRackSource implements RackSource {
 			return RackLookup.notFound("the VM is not in an availability zone (empty zone)");
 		}
 		String location = get("location", Duration.ofNanos(Math.max(deadline - System.nanoTime(), 0))).strip();
+		if (location.isEmpty()) {
+			return RackLookup.found("zone", zone);
+		}
 		return RackLookup.found(List.of(new RackCandidate(location + "-" + zone, "location-zone"),
 				new RackCandidate(zone, "zone")));
 	}

@@ -125,6 +125,9 @@ public final class DetectedRack {
 	 * @return the description
 	 */
 	public String describeAttempts() {
+		if (this.attempts.isEmpty()) {
+			return "none (follower-fetch.detection.order is empty and there is no RackSource of the application's own)";
+		}
 		return this.attempts.stream().map(Attempt::toString).collect(Collectors.joining("; "));
 	}
 

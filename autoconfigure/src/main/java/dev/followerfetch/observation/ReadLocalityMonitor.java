@@ -145,7 +145,7 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 
 	private FollowerFetchSnapshot take() {
 		DetectedRack detected = this.detectedRack.get();
-		String rack = detected.rack().orElse(null);
+		String rack = detected.rack().filter((value) -> !value.isBlank()).orElse(null);
 		String source = detected.source().orElse(null);
 		List<String> problems = new ArrayList<>();
 		Collection<MessageListenerContainer> all = this.containers.get();

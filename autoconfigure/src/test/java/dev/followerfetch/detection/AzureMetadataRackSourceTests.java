@@ -78,6 +78,12 @@ class AzureMetadataRackSourceTests {
 			.satisfies((request) -> assertThat(request.path()).isEqualTo(MetadataStubServer.AZURE_ZONE_PATH));
 	}
 
+	@Test
+	void anEmptyLocationLeavesOnlyTheBareZone() throws Exception {
+		this.stub.azure("2", "");
+		assertThat(source().lookup(TIMEOUT).candidates()).containsExactly(new RackCandidate("2", "zone"));
+	}
+
 	@ParameterizedTest
 	@ValueSource(ints = { 400, 404, 500 })
 	void errorStatusFailsNamingTheUrl(int status) {
