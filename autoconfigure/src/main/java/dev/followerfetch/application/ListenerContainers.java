@@ -17,7 +17,8 @@ package dev.followerfetch.application;
 
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.function.Supplier;
+import java.util.IdentityHashMap;
+import java.util.Map;
 
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -30,7 +31,7 @@ import org.springframework.kafka.listener.MessageListenerContainer;
  *
  * @author follower-fetch authors
  */
-public final class ListenerContainers implements Supplier<Collection<MessageListenerContainer>> {
+public final class ListenerContainers {
 
 	private final ObjectProvider<KafkaListenerEndpointRegistry> registry;
 
@@ -41,13 +42,21 @@ public final class ListenerContainers implements Supplier<Collection<MessageList
 		this.beanFactory = beanFactory;
 	}
 
-	@Override
-	public Collection<MessageListenerContainer> get() {
+	/**
+	 * The listener containers: the registry's and the singleton container beans. Never
+	 * instantiates a prototype container.
+	 * @return the containers
+	 */
+	public Collection<MessageListenerContainer> all() {
+		Map<MessageListenerContainer, Boolean> containers = new IdentityHashMap<>();
 		KafkaListenerEndpointRegistry endpointRegistry = this.registry.getIfUnique();
 		if (endpointRegistry != null) {
-			return endpointRegistry.getAllListenerContainers();
+			endpointRegistry.getListenerContainers().forEach((container) -> containers.put(container, true));
 		}
-		return new ArrayList<>(this.beanFactory.getBeansOfType(MessageListenerContainer.class, false, false).values());
+		this.beanFactory.getBeansOfType(MessageListenerContainer.class, false, false)
+			.values()
+			.forEach((container) -> containers.put(container, true));
+		return new ArrayList<>(containers.keySet());
 	}
 
 }

@@ -39,7 +39,7 @@ final class AdminBrokerRackLookup implements BrokerRackLookup {
 	private final Map<String, Object> adminConfig;
 
 	AdminBrokerRackLookup(Map<String, Object> adminConfig) {
-		this.adminConfig = Map.copyOf(adminConfig);
+		this.adminConfig = new HashMap<>(adminConfig);
 	}
 
 	@Override

@@ -99,7 +99,7 @@ final class RackDetection {
 				return explicit(kafkaRack, source);
 			}
 		}
-		if (configured == null) {
+		if (!StringUtils.hasText(configured)) {
 			return null;
 		}
 		try {

@@ -55,14 +55,18 @@ final class ClusterInspector implements AutoCloseable {
 
 	private final Duration timeout;
 
+	private final Object lock = new Object();
+
 	private Admin admin;
+
+	private boolean closed;
 
 	ClusterInspector(Supplier<Map<String, Object>> adminConfig, Duration timeout) {
 		this.adminConfig = adminConfig;
 		this.timeout = timeout;
 	}
 
-	synchronized ClusterView inspect(Collection<String> topics) throws Exception {
+	ClusterView inspect(Collection<String> topics) throws Exception {
 		Admin client = admin();
 		int millis = (int) this.timeout.toMillis();
 		Collection<Node> nodes = client.describeCluster(new DescribeClusterOptions().timeoutMs(millis))
@@ -122,14 +126,19 @@ final class ClusterInspector implements AutoCloseable {
 	}
 
 	private Admin admin() {
-		if (this.admin == null) {
-			Map<String, Object> config = new HashMap<>(this.adminConfig.get());
-			config.put(AdminClientConfig.CLIENT_ID_CONFIG, "follower-fetch-monitor");
-			config.putIfAbsent(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) this.timeout.toMillis());
-			config.putIfAbsent(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) this.timeout.toMillis());
-			this.admin = Admin.create(config);
+		synchronized (this.lock) {
+			if (this.closed) {
+				throw new IllegalStateException("closed");
+			}
+			if (this.admin == null) {
+				Map<String, Object> config = new HashMap<>(this.adminConfig.get());
+				config.put(AdminClientConfig.CLIENT_ID_CONFIG, "follower-fetch-monitor");
+				config.putIfAbsent(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) this.timeout.toMillis());
+				config.putIfAbsent(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) this.timeout.toMillis());
+				this.admin = Admin.create(config);
+			}
+			return this.admin;
 		}
-		return this.admin;
 	}
 
 	static String describe(Throwable ex) {
@@ -138,10 +147,15 @@ final class ClusterInspector implements AutoCloseable {
 	}
 
 	@Override
-	public synchronized void close() {
-		if (this.admin != null) {
-			this.admin.close(this.timeout);
+	public void close() {
+		Admin open;
+		synchronized (this.lock) {
+			this.closed = true;
+			open = this.admin;
 			this.admin = null;
+		}
+		if (open != null) {
+			open.close(this.timeout);
 		}
 	}
 

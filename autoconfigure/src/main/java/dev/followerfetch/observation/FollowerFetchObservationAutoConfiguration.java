@@ -70,10 +70,14 @@ public final class FollowerFetchObservationAutoConfiguration {
 			FollowerFetchProperties.Observation observation = properties.getObservation();
 			requirePositive("follower-fetch.observation.refresh-interval", observation.getRefreshInterval());
 			requirePositive("follower-fetch.observation.timeout", observation.getTimeout());
+			if (observation.getMaxListedPartitions() < 0) {
+				throw new InvalidConfigurationPropertyValueException("follower-fetch.observation.max-listed-partitions",
+						observation.getMaxListedPartitions(), "Must be zero or more.");
+			}
 			ClusterInspector inspector = new ClusterInspector(() -> adminConfig(kafkaAdmin), observation.getTimeout());
 			MonitorSettings settings = new MonitorSettings(observation.getRefreshInterval(),
 					observation.getFallbackGrace(), observation.getTimeout(), observation.getMaxListedPartitions());
-			return new ReadLocalityMonitor(detectedRack::getObject, containers, policies, inspector, settings,
+			return new ReadLocalityMonitor(detectedRack::getObject, containers::all, policies, inspector, settings,
 					Clock.systemUTC());
 		}
 

@@ -29,6 +29,7 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -78,7 +79,7 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 
 	private final Clock clock;
 
-	private final Map<String, Double> lastByteTotals = new HashMap<>();
+	private final Map<String, LastTotal> lastByteTotals = new HashMap<>();
 
 	private final Map<String, ByteTotals> byteTotals = new ConcurrentHashMap<>();
 
@@ -90,7 +91,7 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 
 	private ClusterView lastView;
 
-	private ScheduledExecutorService scheduler;
+	private volatile ScheduledExecutorService scheduler;
 
 	ReadLocalityMonitor(Supplier<DetectedRack> detectedRack, Supplier<Collection<MessageListenerContainer>> containers,
 			ListenerPolicies policies, ClusterInspector inspector, MonitorSettings settings, Clock clock) {
@@ -149,6 +150,11 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 		String source = detected.source().orElse(null);
 		List<String> problems = new ArrayList<>();
 		Collection<MessageListenerContainer> all = this.containers.get();
+		if (all.isEmpty()) {
+			return new FollowerFetchSnapshot((rack == null) ? FollowerFetchState.NO_RACK : FollowerFetchState.ACTIVE,
+					rack, source, Set.of(), "unknown", Map.of(), List.of("no listener container to observe"),
+					this.clock.instant());
+		}
 		Set<String> topics = new TreeSet<>();
 		all.forEach((container) -> assigned(container).forEach((tp) -> topics.add(tp.topic())));
 		ClusterView view;
@@ -275,6 +281,7 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 	private ByteTotals countBytes(String id, Map<String, Map<MetricName, ? extends Metric>> metrics, ClusterView view,
 			String rack) {
 		ByteTotals totals = this.byteTotals.computeIfAbsent(id, (key) -> new ByteTotals());
+		Set<String> seen = new HashSet<>();
 		metrics.forEach((clientId, clientMetrics) -> clientMetrics.forEach((name, metric) -> {
 			if (!name.group().equals(NODE_GROUP) || !name.name().equals("incoming-byte-total")) {
 				return;
@@ -294,9 +301,11 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 				return;
 			}
 			String key = id + "|" + clientId + "|" + brokerId;
+			seen.add(key);
 			double current = value.doubleValue();
-			Double last = this.lastByteTotals.put(key, current);
-			double delta = (last == null || current < last) ? current : current - last;
+			LastTotal last = this.lastByteTotals.put(key, new LastTotal(metric, current));
+			boolean sameCounter = last != null && last.metric() == metric && current >= last.value();
+			double delta = sameCounter ? current - last.value() : current;
 			if (rack != null && rack.equals(view.rackOf(brokerId))) {
 				totals.local += delta;
 			}
@@ -304,6 +313,7 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 				totals.remote += delta;
 			}
 		}));
+		this.lastByteTotals.keySet().removeIf((key) -> key.startsWith(id + "|") && !seen.contains(key));
 		return totals;
 	}
 
@@ -338,24 +348,32 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 	}
 
 	@Override
-	public void start() {
-		this.scheduler = Executors.newSingleThreadScheduledExecutor((runnable) -> {
+	public synchronized void start() {
+		if (this.scheduler != null) {
+			return;
+		}
+		ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor((runnable) -> {
 			Thread thread = new Thread(runnable, "follower-fetch-monitor");
 			thread.setDaemon(true);
 			return thread;
 		});
-		schedule(0);
+		this.scheduler = executor;
+		schedule(executor, 0);
 	}
 
-	private void schedule(long delayMillis) {
-		ScheduledExecutorService executor = this.scheduler;
-		if (executor == null || executor.isShutdown()) {
+	private void schedule(ScheduledExecutorService executor, long delayMillis) {
+		if (executor.isShutdown()) {
 			return;
 		}
-		executor.schedule(() -> {
-			refresh();
-			schedule(jittered(this.settings.refreshInterval()));
-		}, delayMillis, TimeUnit.MILLISECONDS);
+		try {
+			executor.schedule(() -> {
+				refresh();
+				schedule(executor, jittered(this.settings.refreshInterval()));
+			}, delayMillis, TimeUnit.MILLISECONDS);
+		}
+		catch (RejectedExecutionException ex) {
+			// stopped meanwhile
+		}
 	}
 
 	private static long jittered(Duration interval) {
@@ -365,7 +383,7 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 	}
 
 	@Override
-	public void stop() {
+	public synchronized void stop() {
 		ScheduledExecutorService executor = this.scheduler;
 		this.scheduler = null;
 		if (executor != null) {
@@ -405,6 +423,10 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 	}
 
 	private record Reads(ListenerReads summary, boolean fetched) {
+
+	}
+
+	private record LastTotal(Metric metric, double value) {
 
 	}
 

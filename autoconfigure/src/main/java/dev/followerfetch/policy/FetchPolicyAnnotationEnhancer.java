@@ -15,6 +15,8 @@
  */
 package dev.followerfetch.policy;
 
+import java.io.IOException;
+import java.io.StringReader;
 import java.lang.reflect.AnnotatedElement;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
@@ -22,53 +24,113 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
 
 import dev.followerfetch.FetchPolicy;
+import dev.followerfetch.FollowerFetchProperties;
+import dev.followerfetch.Policy;
+import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.policy.ListenerPolicy.Origin;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.env.Environment;
 import org.springframework.kafka.annotation.KafkaListenerAnnotationBeanPostProcessor.AnnotationEnhancer;
+import org.springframework.util.StringUtils;
 
 /**
- * Carries a listener's {@link FetchPolicy} from its method or class into the consumer
- * properties of its container, as a marker the {@link ListenerPolicyApplier} reads and
- * removes before the container starts.
+ * Applies a {@code @KafkaListener}'s fetch policy where spring-kafka reads consumer
+ * properties: from {@code follower-fetch.policy.listeners.<id>} for a listener with an
+ * explicit id, else from {@link FetchPolicy} on its method or class, it adds the
+ * {@code client.rack} the policy calls for (empty for freshness), plus a marker saying
+ * what decided, which the {@link ListenerPolicyApplier} reads and removes before the
+ * container starts. A listener that sets its own {@code client.rack} is left alone.
  *
  * @author follower-fetch authors
  */
 final class FetchPolicyAnnotationEnhancer implements AnnotationEnhancer {
 
-	static final String MARKER = "follower-fetch.policy";
+	static final String MARKER = "dev.followerfetch.internal.policy";
+
+	private final ObjectProvider<FollowerFetchProperties> properties;
+
+	private final ObjectProvider<DetectedRack> detectedRack;
+
+	private final Environment environment;
+
+	FetchPolicyAnnotationEnhancer(ObjectProvider<FollowerFetchProperties> properties,
+			ObjectProvider<DetectedRack> detectedRack, Environment environment) {
+		this.properties = properties;
+		this.detectedRack = detectedRack;
+		this.environment = environment;
+	}
 
 	@Override
 	public Map<String, Object> apply(Map<String, Object> attributes, AnnotatedElement element) {
-		Marker marker = find(element);
-		if (marker == null) {
+		List<String> consumerProperties = new ArrayList<>();
+		if (attributes.get("properties") instanceof String[] existing) {
+			consumerProperties.addAll(Arrays.asList(existing));
+		}
+		if (setsClientRack(consumerProperties)) {
 			return attributes;
 		}
-		List<String> properties = new ArrayList<>();
-		if (attributes.get("properties") instanceof String[] existing) {
-			properties.addAll(Arrays.asList(existing));
+		Decision decision = fromProperty(attributes.get("id")).or(() -> fromAnnotation(element)).orElse(null);
+		if (decision == null) {
+			return attributes;
 		}
-		properties.add(MARKER + "=" + marker.policy().value().name() + "," + marker.origin().name());
+		consumerProperties.add(MARKER + "=" + decision.policy().name() + "," + decision.origin().name());
+		clientRack(decision.policy())
+			.ifPresent((rack) -> consumerProperties.add(ConsumerConfig.CLIENT_RACK_CONFIG + "=" + rack));
 		Map<String, Object> enhanced = new HashMap<>(attributes);
-		enhanced.put("properties", properties.toArray(String[]::new));
+		enhanced.put("properties", consumerProperties.toArray(String[]::new));
 		return enhanced;
 	}
 
-	private static Marker find(AnnotatedElement element) {
+	private Optional<Decision> fromProperty(Object id) {
+		String resolved = (id instanceof String value) ? this.environment.resolvePlaceholders(value) : null;
+		if (!StringUtils.hasText(resolved)) {
+			return Optional.empty();
+		}
+		return Optional.ofNullable(this.properties.getObject().getPolicy().getListeners().get(resolved))
+			.map((policy) -> new Decision(policy, Origin.PROPERTY));
+	}
+
+	private static Optional<Decision> fromAnnotation(AnnotatedElement element) {
 		if (element instanceof Method method) {
 			FetchPolicy onMethod = AnnotatedElementUtils.findMergedAnnotation(method, FetchPolicy.class);
 			if (onMethod != null) {
-				return new Marker(onMethod, Origin.METHOD_ANNOTATION);
+				return Optional.of(new Decision(onMethod.value(), Origin.METHOD_ANNOTATION));
 			}
 			element = method.getDeclaringClass();
 		}
 		FetchPolicy onClass = AnnotatedElementUtils.findMergedAnnotation(element, FetchPolicy.class);
-		return (onClass != null) ? new Marker(onClass, Origin.CLASS_ANNOTATION) : null;
+		return Optional.ofNullable(onClass).map((policy) -> new Decision(policy.value(), Origin.CLASS_ANNOTATION));
 	}
 
-	private record Marker(FetchPolicy policy, Origin origin) {
+	private Optional<String> clientRack(Policy policy) {
+		if (policy == Policy.FRESHNESS) {
+			return Optional.of("");
+		}
+		if (this.properties.getObject().getPolicy().getDefault() == Policy.FRESHNESS) {
+			return this.detectedRack.getObject().rack();
+		}
+		return Optional.empty();
+	}
+
+	private static boolean setsClientRack(List<String> consumerProperties) {
+		Properties parsed = new Properties();
+		try {
+			parsed.load(new StringReader(String.join("\n", consumerProperties)));
+		}
+		catch (IOException ex) {
+			return false;
+		}
+		return parsed.containsKey(ConsumerConfig.CLIENT_RACK_CONFIG);
+	}
+
+	private record Decision(Policy policy, Origin origin) {
 
 	}
 

@@ -25,7 +25,10 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
 import org.springframework.kafka.annotation.KafkaListenerAnnotationBeanPostProcessor.AnnotationEnhancer;
 import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
 
@@ -41,8 +44,10 @@ import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
 public final class FetchPolicyAutoConfiguration {
 
 	@Bean
-	static AnnotationEnhancer followerFetchPolicyAnnotationEnhancer() {
-		return new FetchPolicyAnnotationEnhancer();
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	static AnnotationEnhancer followerFetchPolicyAnnotationEnhancer(ObjectProvider<FollowerFetchProperties> properties,
+			ObjectProvider<DetectedRack> detectedRack, Environment environment) {
+		return new FetchPolicyAnnotationEnhancer(properties, detectedRack, environment);
 	}
 
 	@Bean
@@ -53,7 +58,8 @@ public final class FetchPolicyAutoConfiguration {
 	@Bean
 	ListenerPolicyApplier followerFetchListenerPolicyApplier(FollowerFetchProperties properties,
 			ListenerPolicies policies, ListenerContainers containers, ObjectProvider<DetectedRack> detectedRack) {
-		return new ListenerPolicyApplier(containers, properties.getPolicy().getListeners(), policies, detectedRack);
+		return new ListenerPolicyApplier(containers::all, properties.getPolicy().getListeners(), policies,
+				detectedRack);
 	}
 
 }

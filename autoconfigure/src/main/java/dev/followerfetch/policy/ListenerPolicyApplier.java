@@ -20,6 +20,7 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
@@ -35,14 +36,15 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.kafka.listener.AbstractMessageListenerContainer;
 import org.springframework.kafka.listener.ContainerProperties;
 import org.springframework.kafka.listener.MessageListenerContainer;
 
 /**
- * Gives every listener container the {@code client.rack} its policy calls for, just before
- * the containers start: an empty rack keeps a FRESHNESS listener on the partition leaders;
- * a LOCALITY listener reads from its zone. Precedence: the listener's own
+ * Gives every listener container the {@code client.rack} its policy calls for, before any
+ * container starts: an empty rack keeps a FRESHNESS listener on the partition leaders; a
+ * LOCALITY listener reads from its zone. Decisions the {@link FetchPolicyAnnotationEnhancer}
+ * already applied are recorded; the rest (container beans, listeners without an explicit
+ * id) are made here. Precedence: the listener's own
  * {@code client.rack}, {@code follower-fetch.policy.listeners.<id>}, {@code @FetchPolicy}
  * on the method, then on the class, then {@code follower-fetch.policy.default}.
  *
@@ -50,7 +52,7 @@ import org.springframework.kafka.listener.MessageListenerContainer;
  */
 final class ListenerPolicyApplier implements SmartLifecycle {
 
-	static final int PHASE = AbstractMessageListenerContainer.DEFAULT_PHASE - 1;
+	static final int PHASE = Integer.MIN_VALUE;
 
 	private static final Log logger = LogFactory.getLog(ListenerPolicyApplier.class);
 
@@ -103,52 +105,62 @@ final class ListenerPolicyApplier implements SmartLifecycle {
 					+ ") does not expose its properties; its fetch policy cannot be applied");
 			return null;
 		}
-		Properties consumerProperties = new Properties();
-		String marker = null;
 		Properties existing = containerProperties.getKafkaConsumerProperties();
-		for (String name : existing.stringPropertyNames()) {
-			if (name.equals(FetchPolicyAnnotationEnhancer.MARKER)) {
-				marker = existing.getProperty(name);
-			}
-			else {
-				consumerProperties.setProperty(name, existing.getProperty(name));
-			}
-		}
-		ListenerPolicy policy = decide(id, consumerProperties, marker);
-		if (policy.origin() != Origin.LISTENER_CLIENT_RACK) {
-			rackFor(policy.policy())
-				.ifPresent((rack) -> consumerProperties.setProperty(ConsumerConfig.CLIENT_RACK_CONFIG, rack));
+		Properties consumerProperties = new Properties();
+		consumerProperties.putAll(existing);
+		existing.stringPropertyNames().forEach((name) -> consumerProperties.setProperty(name, existing.getProperty(name)));
+		ListenerPolicy marked = marked(id, (String) consumerProperties.remove(FetchPolicyAnnotationEnhancer.MARKER));
+		ListenerPolicy policy = decide(id, consumerProperties, marked);
+		if (policy.origin() != Origin.LISTENER_CLIENT_RACK && !policy.equals(marked)) {
+			rackFor(policy.policy()).ifPresentOrElse(
+					(rack) -> consumerProperties.setProperty(ConsumerConfig.CLIENT_RACK_CONFIG, rack),
+					() -> consumerProperties.remove(ConsumerConfig.CLIENT_RACK_CONFIG));
 		}
 		containerProperties.setKafkaConsumerProperties(consumerProperties);
 		this.policies.record(policy);
 		return policy;
 	}
 
-	private ListenerPolicy decide(String id, Properties consumerProperties, String marker) {
-		String ownRack = consumerProperties.getProperty(ConsumerConfig.CLIENT_RACK_CONFIG);
+	private ListenerPolicy decide(String id, Properties consumerProperties, ListenerPolicy marked) {
+		Policy property = (id != null) ? this.configured.get(id) : null;
+		if (marked != null) {
+			return (property != null && property != marked.policy()) ? new ListenerPolicy(id, property, Origin.PROPERTY)
+					: marked;
+		}
+		Object ownRack = consumerProperties.get(ConsumerConfig.CLIENT_RACK_CONFIG);
 		if (ownRack != null) {
-			return new ListenerPolicy(id, ownRack.isBlank() ? Policy.FRESHNESS : Policy.LOCALITY,
+			return new ListenerPolicy(id, ownRack.toString().isBlank() ? Policy.FRESHNESS : Policy.LOCALITY,
 					Origin.LISTENER_CLIENT_RACK);
 		}
-		Policy property = (id != null) ? this.configured.get(id) : null;
 		if (property != null) {
 			return new ListenerPolicy(id, property, Origin.PROPERTY);
-		}
-		if (marker != null) {
-			String[] parts = marker.split(",", 2);
-			return new ListenerPolicy(id, Policy.valueOf(parts[0]), Origin.valueOf(parts[1]));
 		}
 		return new ListenerPolicy(id, this.policies.defaultPolicy(), Origin.DEFAULT);
 	}
 
-	private java.util.Optional<String> rackFor(Policy policy) {
+	private static ListenerPolicy marked(String id, String marker) {
+		if (marker == null) {
+			return null;
+		}
+		String[] parts = marker.split(",", 2);
+		try {
+			return new ListenerPolicy(id, Policy.valueOf(parts[0]), Origin.valueOf(parts[1]));
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Listener '" + id + "' carries an unreadable " + FetchPolicyAnnotationEnhancer.MARKER + "="
+					+ marker + "; it is ignored");
+			return null;
+		}
+	}
+
+	private Optional<String> rackFor(Policy policy) {
 		if (policy == Policy.FRESHNESS) {
-			return java.util.Optional.of("");
+			return Optional.of("");
 		}
 		if (this.policies.defaultPolicy() == Policy.FRESHNESS) {
 			return this.detectedRack.getObject().rack();
 		}
-		return java.util.Optional.empty();
+		return Optional.empty();
 	}
 
 	private void reportUnknownIds(Collection<MessageListenerContainer> all) {
