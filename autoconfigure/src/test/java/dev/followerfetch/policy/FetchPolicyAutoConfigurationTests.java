@@ -156,6 +156,18 @@ class FetchPolicyAutoConfigurationTests {
 	}
 
 	@Test
+	void consumerOverridesThatAreNotStringsAreKept() {
+		this.contextRunner.withUserConfiguration(ContainerBean.class)
+			.withPropertyValues("follower-fetch.policy.listeners.audit=freshness")
+			.run((context) -> {
+				Properties properties = container(context, "audit").getContainerProperties()
+					.getKafkaConsumerProperties();
+				assertThat(properties.get(ConsumerConfig.MAX_POLL_RECORDS_CONFIG)).isEqualTo(10);
+				assertThat(properties.getProperty(ConsumerConfig.CLIENT_RACK_CONFIG)).isEmpty();
+			});
+	}
+
+	@Test
 	void aPropertyNamingAnUnknownListenerIsReportedWithTheKnownIds(CapturedOutput output) {
 		this.contextRunner.withUserConfiguration(Listeners.class)
 			.withPropertyValues("follower-fetch.policy.listeners.paymnets=freshness")
@@ -277,6 +289,7 @@ class FetchPolicyAutoConfigurationTests {
 		ConcurrentMessageListenerContainer<String, String> audit(ConsumerFactory<String, String> consumerFactory) {
 			ContainerProperties properties = new ContainerProperties("audit");
 			properties.setGroupId("audit");
+			properties.getKafkaConsumerProperties().put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10);
 			properties.setMessageListener((MessageListener<String, String>) (record) -> {
 			});
 			ConcurrentMessageListenerContainer<String, String> container = new ConcurrentMessageListenerContainer<>(
