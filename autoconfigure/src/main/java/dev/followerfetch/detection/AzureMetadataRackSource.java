@@ -29,39 +29,21 @@ import dev.followerfetch.detection.MetadataHttpClient.MetadataException;
  *
  * @author follower-fetch authors
  */
-final class AzureMetadataRackSource implements RackSource {
+final class AzureMetadataRackSource extends MetadataRackSource {
 
 	static final URI DEFAULT_ENDPOINT = URI.create("http://169.254.169.254");
 
 	private static final String QUERY = "?api-version=2021-02-01&format=text";
 
-	private final MetadataHttpClient client;
-
-	private final boolean enabled;
-
 	private final URI endpoint;
 
 	AzureMetadataRackSource(MetadataHttpClient client, boolean enabled, URI endpoint) {
-		this.client = client;
-		this.enabled = enabled;
+		super("azure", client, enabled);
 		this.endpoint = (endpoint != null) ? endpoint : DEFAULT_ENDPOINT;
 	}
 
 	@Override
-	public String name() {
-		return "azure";
-	}
-
-	@Override
-	public boolean isRemote() {
-		return true;
-	}
-
-	@Override
-	public RackLookup lookup(Duration timeout) throws MetadataException {
-		if (!this.enabled) {
-			return RackLookup.notFound("disabled by follower-fetch.detection.azure.enabled=false");
-		}
+	RackLookup query(Duration timeout) throws MetadataException {
 		long deadline = System.nanoTime() + timeout.toNanos();
 		String zone = get("zone", timeout).strip();
 		if (zone.isEmpty()) {

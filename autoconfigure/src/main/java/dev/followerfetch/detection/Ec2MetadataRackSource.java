@@ -33,17 +33,13 @@ import org.springframework.util.StringUtils;
  *
  * @author follower-fetch authors
  */
-final class Ec2MetadataRackSource implements RackSource {
+final class Ec2MetadataRackSource extends MetadataRackSource {
 
 	static final URI DEFAULT_ENDPOINT = URI.create("http://169.254.169.254");
 
 	static final URI DEFAULT_IPV6_ENDPOINT = URI.create("http://[fd00:ec2::254]");
 
 	static final String TOKEN_TTL_SECONDS = "60";
-
-	private final MetadataHttpClient client;
-
-	private final boolean enabled;
 
 	private final URI endpoint;
 
@@ -53,28 +49,14 @@ final class Ec2MetadataRackSource implements RackSource {
 
 	Ec2MetadataRackSource(MetadataHttpClient client, boolean enabled, URI endpoint, ZoneFormat zoneFormat,
 			Function<String, String> environment) {
-		this.client = client;
-		this.enabled = enabled;
+		super("aws", client, enabled);
 		this.endpoint = endpoint;
 		this.zoneFormat = zoneFormat;
 		this.environment = environment;
 	}
 
 	@Override
-	public String name() {
-		return "aws";
-	}
-
-	@Override
-	public boolean isRemote() {
-		return true;
-	}
-
-	@Override
-	public RackLookup lookup(Duration timeout) throws MetadataException {
-		if (!this.enabled) {
-			return RackLookup.notFound("disabled by follower-fetch.detection.aws.enabled=false");
-		}
+	RackLookup query(Duration timeout) throws MetadataException {
 		if ("true".equalsIgnoreCase(StringUtils.trimWhitespace(this.environment.apply("AWS_EC2_METADATA_DISABLED")))) {
 			return RackLookup.notFound("disabled by AWS_EC2_METADATA_DISABLED=true");
 		}

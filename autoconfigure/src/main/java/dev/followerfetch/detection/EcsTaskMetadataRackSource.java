@@ -31,37 +31,19 @@ import org.springframework.util.StringUtils;
  *
  * @author follower-fetch authors
  */
-final class EcsTaskMetadataRackSource implements RackSource {
+final class EcsTaskMetadataRackSource extends MetadataRackSource {
 
 	static final String VARIABLE = "ECS_CONTAINER_METADATA_URI_V4";
-
-	private final MetadataHttpClient client;
-
-	private final boolean enabled;
 
 	private final Function<String, String> environment;
 
 	EcsTaskMetadataRackSource(MetadataHttpClient client, boolean enabled, Function<String, String> environment) {
-		this.client = client;
-		this.enabled = enabled;
+		super("ecs", client, enabled);
 		this.environment = environment;
 	}
 
 	@Override
-	public String name() {
-		return "ecs";
-	}
-
-	@Override
-	public boolean isRemote() {
-		return true;
-	}
-
-	@Override
-	public RackLookup lookup(Duration timeout) throws MetadataException {
-		if (!this.enabled) {
-			return RackLookup.notFound("disabled by follower-fetch.detection.ecs.enabled=false");
-		}
+	RackLookup query(Duration timeout) throws MetadataException {
 		String base = StringUtils.trimWhitespace(this.environment.apply(VARIABLE));
 		if (!StringUtils.hasText(base)) {
 			return RackLookup.notFound(VARIABLE + " not set");

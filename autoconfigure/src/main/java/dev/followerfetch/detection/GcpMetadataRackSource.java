@@ -31,7 +31,7 @@ import dev.followerfetch.detection.MetadataHttpClient.Response;
  *
  * @author follower-fetch authors
  */
-final class GcpMetadataRackSource implements RackSource {
+final class GcpMetadataRackSource extends MetadataRackSource {
 
 	static final URI DEFAULT_ENDPOINT = URI.create("http://metadata.google.internal");
 
@@ -39,37 +39,19 @@ final class GcpMetadataRackSource implements RackSource {
 
 	private static final Pattern ZONE = Pattern.compile("projects/[0-9]+/zones/([^/\\s]+)");
 
-	private final MetadataHttpClient client;
-
-	private final boolean enabled;
-
 	private final URI endpoint;
 
 	private final Function<String, String> environment;
 
 	GcpMetadataRackSource(MetadataHttpClient client, boolean enabled, URI endpoint,
 			Function<String, String> environment) {
-		this.client = client;
-		this.enabled = enabled;
+		super("gcp", client, enabled);
 		this.endpoint = endpoint;
 		this.environment = environment;
 	}
 
 	@Override
-	public String name() {
-		return "gcp";
-	}
-
-	@Override
-	public boolean isRemote() {
-		return true;
-	}
-
-	@Override
-	public RackLookup lookup(Duration timeout) throws MetadataException {
-		if (!this.enabled) {
-			return RackLookup.notFound("disabled by follower-fetch.detection.gcp.enabled=false");
-		}
+	RackLookup query(Duration timeout) throws MetadataException {
 		URI uri = MetadataEndpoints.resolve(this.endpoint, "GCE_METADATA_HOST", this.environment, DEFAULT_ENDPOINT)
 			.resolve("/computeMetadata/v1/instance/zone");
 		Response response = this.client.send("GET", uri, Map.of(FLAVOR, "Google"), timeout);

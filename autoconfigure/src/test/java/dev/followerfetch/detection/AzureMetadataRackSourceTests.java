@@ -39,7 +39,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 class AzureMetadataRackSourceTests {
 
-	private static final Duration TIMEOUT = Duration.ofMillis(500);
+	private static final Duration TIMEOUT = Duration.ofSeconds(2);
 
 	private static final Duration MARGIN = Duration.ofMillis(700);
 

@@ -37,7 +37,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 class EcsTaskMetadataRackSourceTests {
 
-	private static final Duration TIMEOUT = Duration.ofMillis(500);
+	private static final Duration TIMEOUT = Duration.ofSeconds(2);
 
 	private MetadataStubServer stub;
 

@@ -1,0 +1,69 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.followerfetch.detection;
+
+import java.time.Duration;
+
+import dev.followerfetch.detection.MetadataHttpClient.MetadataException;
+
+/**
+ * A rack source that asks a metadata endpoint through the shared
+ * {@link MetadataHttpClient}, and that {@code follower-fetch.detection.<name>.enabled}
+ * switches off.
+ *
+ * @author follower-fetch authors
+ */
+abstract class MetadataRackSource implements RackSource {
+
+	final MetadataHttpClient client;
+
+	private final String name;
+
+	private final boolean enabled;
+
+	MetadataRackSource(String name, MetadataHttpClient client, boolean enabled) {
+		this.name = name;
+		this.client = client;
+		this.enabled = enabled;
+	}
+
+	@Override
+	public final String name() {
+		return this.name;
+	}
+
+	@Override
+	public final boolean isRemote() {
+		return true;
+	}
+
+	@Override
+	public final RackLookup lookup(Duration timeout) throws MetadataException {
+		if (!this.enabled) {
+			return RackLookup.notFound("disabled by follower-fetch.detection." + this.name + ".enabled=false");
+		}
+		return query(timeout);
+	}
+
+	/**
+	 * Ask the endpoint.
+	 * @param timeout the time left in the detection budget
+	 * @return the candidates found, or the reason there are none
+	 * @throws MetadataException on any failure to get a usable answer
+	 */
+	abstract RackLookup query(Duration timeout) throws MetadataException;
+
+}
