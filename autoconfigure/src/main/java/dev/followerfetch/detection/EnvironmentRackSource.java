@@ -44,6 +44,11 @@ final class EnvironmentRackSource implements RackSource {
 	}
 
 	@Override
+	public boolean isRemote() {
+		return false;
+	}
+
+	@Override
 	public RackLookup lookup(Duration timeout) {
 		List<RackCandidate> candidates = new ArrayList<>();
 		for (String variable : this.variables) {

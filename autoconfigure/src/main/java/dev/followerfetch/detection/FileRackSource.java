@@ -56,6 +56,11 @@ final class FileRackSource implements RackSource {
 	}
 
 	@Override
+	public boolean isRemote() {
+		return false;
+	}
+
+	@Override
 	public RackLookup lookup(Duration timeout) throws IOException {
 		if (this.path == null) {
 			return RackLookup.notFound("follower-fetch.detection.file.path not set");

@@ -46,11 +46,6 @@ abstract class MetadataRackSource implements RackSource {
 	}
 
 	@Override
-	public final boolean isRemote() {
-		return true;
-	}
-
-	@Override
 	public final RackLookup lookup(Duration timeout) throws MetadataException {
 		if (!this.enabled) {
 			return RackLookup.notFound("disabled by follower-fetch.detection." + this.name + ".enabled=false");

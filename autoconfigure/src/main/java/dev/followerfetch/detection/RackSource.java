@@ -39,13 +39,14 @@ public interface RackSource {
 	String name();
 
 	/**
-	 * Whether this source makes network calls. Remote sources are probed concurrently
-	 * under the {@code follower-fetch.detection.timeout} budget; local ones are read in
-	 * place.
-	 * @return {@code true} for a source that calls a network endpoint
+	 * Whether this source may block, for example on a network call. Such sources are
+	 * probed concurrently and abandoned when the {@code follower-fetch.detection.timeout}
+	 * budget runs out; only a source that answers at once from memory should say
+	 * {@code false} and be read in place.
+	 * @return {@code false} for a source that never blocks
 	 */
 	default boolean isRemote() {
-		return false;
+		return true;
 	}
 
 	/**
