@@ -18,6 +18,7 @@ package dev.followerfetch.benchmark;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
 
@@ -26,6 +27,7 @@ import dev.followerfetch.detection.RackDetectionAutoConfiguration;
 import dev.followerfetch.policy.FetchPolicyAutoConfiguration;
 import dev.followerfetch.test.ConsumerReadStats;
 import dev.followerfetch.test.MultiZoneKafkaCluster;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 import org.springframework.boot.Banner;
@@ -110,13 +112,18 @@ enum BenchmarkApplication {
 				.pollInterval(Duration.ofMillis(50))
 				.until(() -> registry.getListenerContainers()
 					.stream()
-					.allMatch((container) -> !container.getAssignedPartitions().isEmpty()));
+					.allMatch(BenchmarkApplication::hasPartitions));
 			return context;
 		}
 		catch (RuntimeException ex) {
 			context.close();
 			throw ex;
 		}
+	}
+
+	private static boolean hasPartitions(MessageListenerContainer container) {
+		Collection<TopicPartition> assigned = container.getAssignedPartitions();
+		return assigned != null && !assigned.isEmpty();
 	}
 
 	/**
