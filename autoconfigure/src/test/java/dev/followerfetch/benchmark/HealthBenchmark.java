@@ -117,7 +117,7 @@ public final class HealthBenchmark {
 
 	private ConfigurableApplicationContext start(MultiZoneKafkaCluster cluster, String topic, int listeners,
 			boolean health) {
-		ConfigurableApplicationContext context = new SpringApplicationBuilder(BenchmarkApplication.class)
+		ConfigurableApplicationContext context = new SpringApplicationBuilder(HealthBenchmarkApplication.class)
 			.properties("server.port=0", "server.address=127.0.0.1",
 					"management.endpoints.web.exposure.include=health",
 					"management.endpoint.health.show-details=always",
@@ -262,7 +262,7 @@ public final class HealthBenchmark {
 	 */
 	@SpringBootConfiguration
 	@EnableAutoConfiguration
-	static class BenchmarkApplication {
+	static class HealthBenchmarkApplication {
 
 		@Bean
 		Counts counts() {
