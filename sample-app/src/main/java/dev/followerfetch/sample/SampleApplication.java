@@ -15,19 +15,45 @@
  */
 package dev.followerfetch.sample;
 
+import org.apache.kafka.clients.admin.NewTopic;
+
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.kafka.config.TopicBuilder;
 
 /**
- * The follower-fetch sample application.
+ * The follower-fetch sample: a producer, two listeners with different fetch policies, and
+ * a table of where each listener reads from. Without {@code spring.kafka.bootstrap-servers}
+ * it runs against a local three-zone cluster and plays a process in zone az-b.
  *
  * @author follower-fetch authors
  */
 @SpringBootApplication
+@EnableConfigurationProperties(DemoProperties.class)
 public class SampleApplication {
 
 	public static void main(String[] args) {
-		SpringApplication.run(SampleApplication.class, args);
+		application().run(args);
+	}
+
+	/**
+	 * The application as {@link #main(String[])} runs it.
+	 * @return the application, ready to run
+	 */
+	static SpringApplication application() {
+		SpringApplication application = new SpringApplication(SampleApplication.class);
+		application.addInitializers(new LocalCloudInitializer());
+		return application;
+	}
+
+	@Bean
+	NewTopic demoTopic(DemoProperties properties) {
+		return TopicBuilder.name(properties.getTopic())
+			.partitions(properties.getPartitions())
+			.replicas(properties.getReplicationFactor())
+			.build();
 	}
 
 }

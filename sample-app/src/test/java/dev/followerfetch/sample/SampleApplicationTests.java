@@ -1,0 +1,136 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.followerfetch.sample;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.json.JsonParserFactory;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.env.Environment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Runs the sample as its README says, with a short {@code demo.duration}: against its
+ * local three-zone cluster, as a process in az-b. Checks over HTTP what the README points
+ * at, then that the sample stops by itself and takes its local cloud down with it.
+ *
+ * @author follower-fetch authors
+ */
+class SampleApplicationTests {
+
+	private static final Duration DEMO_DURATION = Duration.ofSeconds(30);
+
+	private final HttpClient http = HttpClient.newHttpClient();
+
+	@Test
+	void analyticsReadsInZonePaymentsReadsFromTheLeadersAndTheSampleStopsByItself() throws Exception {
+		try (ConfigurableApplicationContext context = SampleApplication.application()
+			.run("--server.port=0", "--demo.duration=" + DEMO_DURATION.toSeconds() + "s")) {
+			URI sample = URI.create("http://localhost:" + context.getEnvironment().getProperty("local.server.port"));
+			List<InetSocketAddress> localCloud = localCloudAddresses(context);
+			Map<String, Object> details = awaitEveryPartitionRead(sample.resolve("/actuator/health/followerFetch"));
+			assertThat(details).containsEntry("state", "ACTIVE")
+				.containsEntry("rack", "az-b")
+				.containsEntry("source", "aws:availability-zone-id")
+				.containsEntry("brokerRacks", List.of("az-a", "az-b", "az-c"));
+			assertThat(listener(details, "analytics")).containsEntry("policy", "LOCALITY")
+				.containsEntry("partitions", 6)
+				.containsEntry("zoneLocalPartitions", 6)
+				.containsEntry("crossZonePartitions", 0);
+			// Every zone leads two of the six partitions: from the leaders, two reads are in az-b
+			assertThat(listener(details, "payments")).containsEntry("policy", "FRESHNESS")
+				.containsEntry("partitions", 6)
+				.containsEntry("zoneLocalPartitions", 2)
+				.containsEntry("crossZonePartitions", 4);
+			HttpResponse<String> bytes = get(sample.resolve("/actuator/metrics/follower.fetch.bytes"));
+			assertThat(bytes.statusCode()).isEqualTo(200);
+			assertThat(bytes.body()).contains("\"name\":\"follower.fetch.bytes\"");
+			await("the sample stops after demo.duration").atMost(DEMO_DURATION.plusMinutes(1))
+				.until(() -> !context.isActive() && localCloud.stream().allMatch(SampleApplicationTests::refuses));
+		}
+	}
+
+	private Map<String, Object> awaitEveryPartitionRead(URI health) {
+		return await("both listeners read all six partitions").atMost(Duration.ofSeconds(60))
+			.pollInterval(Duration.ofMillis(500))
+			.until(() -> details(get(health)), (details) -> "ACTIVE".equals(details.get("state"))
+					&& readsEveryPartition(details, "analytics") && readsEveryPartition(details, "payments"));
+	}
+
+	private HttpResponse<String> get(URI uri) throws IOException, InterruptedException {
+		return this.http.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString());
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Map<String, Object> details(HttpResponse<String> response) {
+		Map<String, Object> health = JsonParserFactory.getJsonParser().parseMap(response.body());
+		return (Map<String, Object>) health.getOrDefault("details", Map.of());
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Map<String, Object> listener(Map<String, Object> details, String listenerId) {
+		Map<String, Object> listeners = (Map<String, Object>) details.getOrDefault("listeners", Map.of());
+		return (Map<String, Object>) listeners.getOrDefault(listenerId, Map.of());
+	}
+
+	private static boolean readsEveryPartition(Map<String, Object> details, String listenerId) {
+		Map<String, Object> reads = listener(details, listenerId);
+		return reads.get("partitions") instanceof Integer partitions && partitions == 6
+				&& reads.get("zoneLocalPartitions") instanceof Integer local
+				&& reads.get("crossZonePartitions") instanceof Integer cross && local + cross == partitions;
+	}
+
+	private static List<InetSocketAddress> localCloudAddresses(ConfigurableApplicationContext context) {
+		Environment environment = context.getEnvironment();
+		List<InetSocketAddress> addresses = new ArrayList<>();
+		for (String broker : environment.getRequiredProperty("spring.kafka.bootstrap-servers").split(",")) {
+			URI uri = URI.create("kafka://" + broker.strip());
+			addresses.add(new InetSocketAddress(uri.getHost(), uri.getPort()));
+		}
+		URI metadata = URI.create(environment.getRequiredProperty("follower-fetch.detection.aws.endpoint"));
+		addresses.add(new InetSocketAddress(metadata.getHost(), metadata.getPort()));
+		return addresses;
+	}
+
+	private static boolean refuses(InetSocketAddress address) {
+		try (Socket socket = new Socket()) {
+			socket.connect(address, 1000);
+			return false;
+		}
+		catch (ConnectException ex) {
+			return true;
+		}
+		catch (IOException ex) {
+			return false;
+		}
+	}
+
+}
