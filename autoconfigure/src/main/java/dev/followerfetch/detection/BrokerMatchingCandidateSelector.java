@@ -18,6 +18,7 @@ package dev.followerfetch.detection;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
@@ -61,7 +62,7 @@ final class BrokerMatchingCandidateSelector implements CandidateSelector {
 		}
 		Set<String> racks;
 		try {
-			racks = this.brokers.brokerRacks(this.timeout);
+			racks = new TreeSet<>(this.brokers.brokerRacks(this.timeout));
 		}
 		catch (Exception ex) {
 			String reason = "broker racks unknown (" + describe(ex) + "), kept the preferred " + preferred.attribute();

@@ -135,6 +135,10 @@ final class ClusterInspector implements AutoCloseable {
 				config.put(AdminClientConfig.CLIENT_ID_CONFIG, "follower-fetch-monitor");
 				config.putIfAbsent(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) this.timeout.toMillis());
 				config.putIfAbsent(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) this.timeout.toMillis());
+				config.putIfAbsent(AdminClientConfig.RECONNECT_BACKOFF_MS_CONFIG, 1000);
+				config.putIfAbsent(AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 30000);
+				config.putIfAbsent(AdminClientConfig.RETRY_BACKOFF_MS_CONFIG, 1000);
+				config.putIfAbsent(AdminClientConfig.RETRY_BACKOFF_MAX_MS_CONFIG, 30000);
 				this.admin = Admin.create(config);
 			}
 			return this.admin;
