@@ -256,8 +256,8 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 	 * Stop one broker as a rolling restart does: a controlled shutdown that moves the
 	 * leadership of its partitions to other replicas and takes it out of every ISR. Return
 	 * once it has stopped and the cluster metadata no longer lists it. Its data stays, so
-	 * {@link #startBroker(int)} brings it back. The controller, which runs with broker 0,
-	 * keeps running.
+	 * {@link #startBroker(int)} brings it back. Broker 0 shares its node with the only
+	 * controller: stop another broker where possible (only brokers 1 and 2 are tested).
 	 * @param brokerId a broker id of this cluster
 	 */
 	public void stopBroker(int brokerId) {
