@@ -39,6 +39,10 @@ final class FileRackSource implements RackSource {
 
 	static final int MAX_FILE_BYTES = 64 * 1024;
 
+	private static final String PATH_PROPERTY = "follower-fetch.detection.file.path";
+
+	private static final String KEY_PROPERTY = "follower-fetch.detection.file.key";
+
 	private static final Pattern LABEL_LINE = Pattern.compile("^([^=\\s]+)\\s*=\\s*(.*)$");
 
 	private final Path path;
@@ -63,13 +67,17 @@ final class FileRackSource implements RackSource {
 	@Override
 	public RackLookup lookup(Duration timeout) throws IOException {
 		if (this.path == null) {
-			return RackLookup.notFound("follower-fetch.detection.file.path not set");
+			return RackLookup.notFound(PATH_PROPERTY + " not set");
 		}
 		if (!Files.exists(this.path)) {
-			return RackLookup.notFound("file " + this.path + " does not exist");
+			return RackLookup.notFound("file " + this.path + " does not exist (" + PATH_PROPERTY + ")");
+		}
+		if (Files.isDirectory(this.path)) {
+			throw new IOException("file " + this.path + " is a directory (" + PATH_PROPERTY
+					+ " must name a readable regular file)");
 		}
 		if (!Files.isRegularFile(this.path) || !Files.isReadable(this.path)) {
-			throw new IOException("file " + this.path + " is not a readable regular file");
+			throw new IOException("file " + this.path + " is not a readable regular file (" + PATH_PROPERTY + ")");
 		}
 		return parse(read());
 	}
@@ -113,11 +121,11 @@ final class FileRackSource implements RackSource {
 			}
 		}
 		if (values.isEmpty()) {
-			return RackLookup.notFound("file " + this.path + " has no label " + this.key);
+			return RackLookup.notFound("file " + this.path + " has no label " + this.key + " (" + KEY_PROPERTY + ")");
 		}
 		if (values.size() > 1) {
-			throw new IOException("file " + this.path + " has conflicting values for label " + this.key + ": "
-					+ values.stream().map(RackValues::quote).collect(Collectors.joining(", ")));
+			throw new IOException("file " + this.path + " has conflicting values for label " + this.key + " ("
+					+ KEY_PROPERTY + "): " + values.stream().map(RackValues::quote).collect(Collectors.joining(", ")));
 		}
 		return RackLookup.found(this.path + "#" + this.key, values.iterator().next());
 	}

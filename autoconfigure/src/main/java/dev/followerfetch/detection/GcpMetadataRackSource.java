@@ -61,12 +61,23 @@ final class GcpMetadataRackSource extends MetadataRackSource {
 		if (!"Google".equals(response.header(FLAVOR))) {
 			throw new MetadataException(uri + " answered without the Metadata-Flavor: Google header");
 		}
-		Matcher matcher = ZONE.matcher(response.body().strip());
-		if (!matcher.matches()) {
+		String zone = zoneOf(response.body());
+		if (zone == null) {
 			throw new MetadataException(uri + " answered " + RackValues.quote(response.body())
 					+ ", not projects/<number>/zones/<zone>");
 		}
-		return RackLookup.found("zone", matcher.group(1));
+		return RackLookup.found("zone", zone);
+	}
+
+	/**
+	 * The zone in the metadata server's answer.
+	 * @param body the answer
+	 * @return the zone, or {@code null} if the answer is not
+	 * {@code projects/<number>/zones/<zone>}
+	 */
+	static String zoneOf(String body) {
+		Matcher matcher = ZONE.matcher(body.strip());
+		return matcher.matches() ? matcher.group(1) : null;
 	}
 
 }

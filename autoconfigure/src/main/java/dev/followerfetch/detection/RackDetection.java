@@ -106,8 +106,9 @@ final class RackDetection {
 			return explicit(RackValues.validate(configured), "property:follower-fetch.rack");
 		}
 		catch (IllegalArgumentException ex) {
+			String problem = ex.getMessage().replace(RackValues.RULE_NOTE, "");
 			throw new InvalidConfigurationPropertyValueException("follower-fetch.rack", configured,
-					"A rack is " + RackValues.RULE + " (" + ex.getMessage() + ").");
+					"A rack is " + RackValues.RULE + ", but " + problem + ".");
 		}
 	}
 
@@ -144,7 +145,7 @@ final class RackDetection {
 		}
 		if (order.isEmpty()) {
 			logger.warn("follower-fetch.detection.order is empty: only an explicit rack and the application's own "
-					+ "RackSource beans are used");
+					+ "RackSource beans are used. Known sources: " + String.join(", ", byName.keySet()) + ".");
 		}
 		List<RackSource> arranged = new ArrayList<>();
 		Set<String> builtIn = Set.copyOf(BUILT_IN_SOURCES);

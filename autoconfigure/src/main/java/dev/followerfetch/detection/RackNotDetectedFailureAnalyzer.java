@@ -29,12 +29,13 @@ class RackNotDetectedFailureAnalyzer extends AbstractFailureAnalyzer<RackNotDete
 
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, RackNotDetectedException cause) {
+		DetectedRack detected = cause.getDetectedRack();
 		String description = "No Kafka client.rack was found, and follower-fetch.detection.required is true. "
-				+ "Sources tried, in order:\n" + cause.getDetectedRack()
-					.attempts()
-					.stream()
-					.map((attempt) -> "    - " + attempt)
-					.collect(Collectors.joining("\n"));
+				+ ((detected.attempts().isEmpty()) ? "Sources tried: " + detected.describeAttempts() + "."
+						: "Sources tried, in order:\n" + detected.attempts()
+							.stream()
+							.map((attempt) -> "    - " + attempt)
+							.collect(Collectors.joining("\n")));
 		String action = "Set follower-fetch.rack (or the KAFKA_CLIENT_RACK environment variable) to this "
 				+ "application's zone, fix the source that should have answered, or set "
 				+ "follower-fetch.detection.required=false to start with consumers reading from partition leaders.";

@@ -26,6 +26,8 @@ final class RackValues {
 
 	static final String RULE = "1 to " + MAX_LENGTH + " characters: letters, digits and - _ . : / +";
 
+	static final String RULE_NOTE = " (a rack is " + RULE + ")";
+
 	private static final int QUOTE_LIMIT = 40;
 
 	private RackValues() {
@@ -51,8 +53,8 @@ final class RackValues {
 		for (int i = 0; i < value.length(); i++) {
 			char c = value.charAt(i);
 			if (!isAllowed(c)) {
-				throw new IllegalArgumentException("value " + quote(value) + " has a disallowed character at position "
-						+ (i + 1) + " (a rack is " + RULE + ")");
+				throw new IllegalArgumentException(
+						"value " + quote(value) + " has a disallowed character at position " + (i + 1) + RULE_NOTE);
 			}
 		}
 		return value;

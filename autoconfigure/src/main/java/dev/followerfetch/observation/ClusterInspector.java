@@ -23,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -57,6 +58,8 @@ final class ClusterInspector implements AutoCloseable {
 
 	private final Object lock = new Object();
 
+	private final Map<Integer, String> lastKnownRacks = new ConcurrentHashMap<>();
+
 	private Admin admin;
 
 	private boolean closed;
@@ -73,7 +76,12 @@ final class ClusterInspector implements AutoCloseable {
 			.nodes()
 			.get(millis, TimeUnit.MILLISECONDS);
 		Map<Integer, String> racks = new LinkedHashMap<>();
-		nodes.forEach((node) -> racks.put(node.id(), node.rack()));
+		nodes.forEach((node) -> {
+			racks.put(node.id(), node.rack());
+			if (node.rack() != null) {
+				this.lastKnownRacks.put(node.id(), node.rack());
+			}
+		});
 		Map<Integer, ClusterView.Selector> selectors = new HashMap<>();
 		String selectorProblem = null;
 		try {
@@ -100,7 +108,22 @@ final class ClusterInspector implements AutoCloseable {
 				}
 			});
 		}
+		addStoppedReplicas(racks, partitions.values());
 		return new ClusterView(racks, selectors, selectorProblem, partitions);
+	}
+
+	/**
+	 * A broker that is down (a rolling restart, a crash) is missing from the cluster
+	 * description but still holds its replicas. Without its rack, the only broker of this
+	 * zone being restarted would look like a rack that no broker has.
+	 */
+	private void addStoppedReplicas(Map<Integer, String> racks, Collection<ClusterView.Placement> placements) {
+		placements.forEach((placement) -> placement.replicas().forEach((broker) -> {
+			String rack = this.lastKnownRacks.get(broker);
+			if (rack != null) {
+				racks.putIfAbsent(broker, rack);
+			}
+		}));
 	}
 
 	private static Map<Integer, ClusterView.Selector> selectors(Admin client, Set<Integer> brokerIds, int millis)

@@ -26,7 +26,9 @@ import org.apache.kafka.common.TopicPartition;
  * What the brokers said in one refresh: their racks, whether they run a rack-aware
  * replica selector, and where each partition's replicas are.
  *
- * @param brokerRacks rack by broker id; a broker without a rack maps to {@code null}
+ * @param brokerRacks rack by broker id; a broker without a rack maps to {@code null}; a
+ * broker that is down but still holds replicas of the partitions asked about maps to the
+ * rack it last had
  * @param selectors rack-awareness of each broker's replica selector
  * @param selectorProblem why the selectors could not be read, or {@code null}
  * @param partitions placement of the partitions asked about

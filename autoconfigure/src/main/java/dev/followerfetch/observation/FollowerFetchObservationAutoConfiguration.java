@@ -68,8 +68,13 @@ public final class FollowerFetchObservationAutoConfiguration {
 				ObjectProvider<DetectedRack> detectedRack, ListenerContainers containers, ListenerPolicies policies,
 				ObjectProvider<KafkaAdmin> kafkaAdmin) {
 			FollowerFetchProperties.Observation observation = properties.getObservation();
-			requirePositive("follower-fetch.observation.refresh-interval", observation.getRefreshInterval());
-			requirePositive("follower-fetch.observation.timeout", observation.getTimeout());
+			requirePositive("follower-fetch.observation.refresh-interval", observation.getRefreshInterval(), "30s");
+			requirePositive("follower-fetch.observation.timeout", observation.getTimeout(), "5s");
+			Duration fallbackGrace = observation.getFallbackGrace();
+			if (fallbackGrace == null || fallbackGrace.isNegative()) {
+				throw new InvalidConfigurationPropertyValueException("follower-fetch.observation.fallback-grace",
+						fallbackGrace, "Must be zero or a positive duration, for example 2m.");
+			}
 			if (observation.getMaxListedPartitions() < 0) {
 				throw new InvalidConfigurationPropertyValueException("follower-fetch.observation.max-listed-partitions",
 						observation.getMaxListedPartitions(), "Must be zero or more.");
@@ -89,9 +94,10 @@ public final class FollowerFetchObservationAutoConfiguration {
 			return admin.getConfigurationProperties();
 		}
 
-		private static void requirePositive(String property, Duration value) {
+		private static void requirePositive(String property, Duration value, String example) {
 			if (value == null || value.isNegative() || value.isZero()) {
-				throw new InvalidConfigurationPropertyValueException(property, value, "Must be a positive duration.");
+				throw new InvalidConfigurationPropertyValueException(property, value,
+						"Must be a positive duration, for example " + example + ".");
 			}
 		}
 

@@ -110,7 +110,8 @@ class FileRackSourceTests {
 		Path file = write("labels", "app=\"orders-consumer\"\n");
 		RackLookup lookup = new FileRackSource(file, KEY).lookup(TIMEOUT);
 		assertThat(lookup.isFound()).isFalse();
-		assertThat(lookup.reason()).isEqualTo("file " + file + " has no label " + KEY);
+		assertThat(lookup.reason())
+			.isEqualTo("file " + file + " has no label " + KEY + " (follower-fetch.detection.file.key)");
 	}
 
 	@Test
@@ -118,7 +119,7 @@ class FileRackSourceTests {
 		Path file = write("labels", KEY + "=\"us-east-1a\"\n" + KEY + "=\"us-east-1b\"\n");
 		assertThatIOException().isThrownBy(() -> new FileRackSource(file, KEY).lookup(TIMEOUT))
 			.withMessage("file " + file + " has conflicting values for label " + KEY
-					+ ": \"us-east-1a\", \"us-east-1b\"");
+					+ " (follower-fetch.detection.file.key): \"us-east-1a\", \"us-east-1b\"");
 	}
 
 	@Test
@@ -152,13 +153,14 @@ class FileRackSourceTests {
 	void missingFileIsNotFoundNamingIt() throws Exception {
 		Path file = this.directory.resolve("absent");
 		assertThat(new FileRackSource(file, KEY).lookup(TIMEOUT).reason())
-			.isEqualTo("file " + file + " does not exist");
+			.isEqualTo("file " + file + " does not exist (follower-fetch.detection.file.path)");
 	}
 
 	@Test
 	void directoryFailsNamingIt() {
 		assertThatIOException().isThrownBy(() -> new FileRackSource(this.directory, KEY).lookup(TIMEOUT))
-			.withMessage("file " + this.directory + " is not a readable regular file");
+			.withMessage("file " + this.directory
+					+ " is a directory (follower-fetch.detection.file.path must name a readable regular file)");
 	}
 
 	@Test

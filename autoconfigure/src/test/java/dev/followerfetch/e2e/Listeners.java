@@ -15,10 +15,12 @@
  */
 package dev.followerfetch.e2e;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.Metric;
@@ -40,14 +42,45 @@ public final class Listeners {
 
 	private final Map<String, Set<String>> received = new ConcurrentHashMap<>();
 
+	private final Map<String, Map<String, Long>> firstReceivedByKey = new ConcurrentHashMap<>();
+
+	private final Map<String, AtomicInteger> deliveries = new ConcurrentHashMap<>();
+
 	/**
 	 * Record a record as received by a listener.
 	 * @param listenerId the listener
 	 * @param record the record
 	 */
 	public void received(String listenerId, ConsumerRecord<?, ?> record) {
+		long now = System.nanoTime();
 		this.received.computeIfAbsent(listenerId, (id) -> ConcurrentHashMap.newKeySet())
 			.add(record.topic() + "-" + record.partition() + "@" + record.offset());
+		this.deliveries.computeIfAbsent(listenerId, (id) -> new AtomicInteger()).incrementAndGet();
+		String key = key(record.key());
+		if (key != null) {
+			this.firstReceivedByKey.computeIfAbsent(listenerId, (id) -> new ConcurrentHashMap<>())
+				.putIfAbsent(key, now);
+		}
+	}
+
+	/**
+	 * The keys a listener received, with the {@link System#nanoTime()} of their first
+	 * delivery.
+	 * @param listenerId the listener
+	 * @return a copy of the first delivery time by key
+	 */
+	public Map<String, Long> keys(String listenerId) {
+		return Map.copyOf(this.firstReceivedByKey.getOrDefault(listenerId, Map.of()));
+	}
+
+	/**
+	 * The number of times a listener was called, redeliveries included.
+	 * @param listenerId the listener
+	 * @return the count
+	 */
+	public int deliveries(String listenerId) {
+		AtomicInteger count = this.deliveries.get(listenerId);
+		return (count != null) ? count.get() : 0;
 	}
 
 	/**
@@ -68,6 +101,13 @@ public final class Listeners {
 	public int received(String listenerId) {
 		Set<String> records = this.received.get(listenerId);
 		return (records != null) ? records.size() : 0;
+	}
+
+	private static String key(Object key) {
+		if (key instanceof byte[] bytes) {
+			return new String(bytes, StandardCharsets.UTF_8);
+		}
+		return (key != null) ? key.toString() : null;
 	}
 
 	/**

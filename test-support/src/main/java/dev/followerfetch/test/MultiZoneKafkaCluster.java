@@ -18,6 +18,7 @@ package dev.followerfetch.test;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.reflect.Field;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -60,6 +61,7 @@ import org.apache.kafka.common.test.PreboundSocketFactoryManager;
 import org.apache.kafka.common.test.TestKitNodes;
 import org.apache.kafka.common.utils.Exit;
 import org.apache.kafka.common.utils.Utils;
+import org.apache.kafka.metadata.BrokerState;
 import org.apache.kafka.metadata.LeaderAndIsr;
 import org.apache.kafka.metadata.bootstrap.BootstrapMetadata;
 import org.apache.kafka.server.ServerSocketFactory;
@@ -251,6 +253,57 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 	}
 
 	/**
+	 * Stop one broker as a rolling restart does: a controlled shutdown that moves the
+	 * leadership of its partitions to other replicas and takes it out of every ISR. Return
+	 * once it has stopped and the cluster metadata no longer lists it. Its data stays, so
+	 * {@link #startBroker(int)} brings it back. Broker 0 shares its node with the only
+	 * controller: stop another broker where possible (only brokers 1 and 2 are tested).
+	 * @param brokerId a broker id of this cluster
+	 */
+	public void stopBroker(int brokerId) {
+		BrokerServer broker = broker(brokerId);
+		runBounded("stop broker " + brokerId, this.timeout, () -> {
+			broker.shutdown();
+			broker.awaitShutdown();
+		});
+		await("broker " + brokerId + " gone from the cluster metadata").atMost(this.timeout)
+			.pollDelay(Duration.ZERO)
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> !liveBrokerIds().contains(brokerId));
+	}
+
+	/**
+	 * Start a broker stopped by {@link #stopBroker(int)} again, on the same port and with
+	 * the same data. Return once it runs and the cluster metadata lists it; it may still be
+	 * catching up, so wait for the ISR of a topic with {@link #awaitInSync(String)}.
+	 * @param brokerId a broker id of this cluster
+	 */
+	public void startBroker(int brokerId) {
+		BrokerServer broker = broker(brokerId);
+		runBounded("start broker " + brokerId, this.timeout, broker::startup);
+		await("broker " + brokerId + " running").atMost(this.timeout)
+			.pollDelay(Duration.ZERO)
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> broker.brokerState() == BrokerState.RUNNING && liveBrokerIds().contains(brokerId));
+	}
+
+	/**
+	 * Wait until every partition of a topic has a leader and every replica in its ISR, as
+	 * seen by an Admin client and by every running broker.
+	 * @param topic the topic name
+	 */
+	public void awaitInSync(String topic) {
+		Map<Integer, List<Integer>> assignment = new TreeMap<>();
+		describeTopic(topic).partitions()
+			.forEach((partition) -> assignment.put(partition.partition(),
+					partition.replicas().stream().map(Node::id).toList()));
+		await("topic '" + topic + "' in sync").atMost(this.timeout)
+			.pollDelay(Duration.ZERO)
+			.pollInterval(Duration.ofMillis(50))
+			.untilAsserted(() -> assertReady(topic, assignment));
+	}
+
+	/**
 	 * Stop every broker and controller and delete their data. Does nothing when already
 	 * closed.
 	 */
@@ -304,6 +357,9 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 			}
 		}
 		for (Map.Entry<Integer, BrokerServer> broker : this.testKit.brokers().entrySet()) {
+			if (broker.getValue().brokerState() != BrokerState.RUNNING) {
+				continue;
+			}
 			for (Map.Entry<Integer, List<Integer>> partition : assignment.entrySet()) {
 				LeaderAndIsr state = broker.getValue()
 					.metadataCache()
@@ -316,6 +372,18 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 				}
 			}
 		}
+	}
+
+	private BrokerServer broker(int brokerId) {
+		BrokerServer broker = this.testKit.brokers().get(brokerId);
+		Assert.isTrue(broker != null,
+				() -> "No broker " + brokerId + "; broker ids are " + this.testKit.brokers().keySet());
+		return broker;
+	}
+
+	private Set<Integer> liveBrokerIds() throws Exception {
+		return ids(List.copyOf(
+				this.admin.describeCluster().nodes().get(this.timeout.toMillis(), TimeUnit.MILLISECONDS)));
 	}
 
 	private static Set<Integer> ids(List<Node> nodes) {
@@ -517,6 +585,8 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 
 		private final Map<String, ServerSocketChannel> sockets = new HashMap<>();
 
+		private final Map<String, Integer> ports = new HashMap<>();
+
 		private final Set<String> used = new HashSet<>();
 
 		private boolean closed;
@@ -529,17 +599,39 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 				socket = ServerSocketFactory.INSTANCE.openServerSocket(listener,
 						new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), -1, -1);
 				this.sockets.put(key(nodeId, listener), socket);
+				this.ports.put(key(nodeId, listener), ((InetSocketAddress) socket.getLocalAddress()).getPort());
 			}
-			return ((InetSocketAddress) socket.getLocalAddress()).getPort();
+			return this.ports.get(key(nodeId, listener));
 		}
 
 		@Override
 		public synchronized ServerSocketChannel getSocketForListenerAndMarkAsUsed(int nodeId, String listener) {
-			ServerSocketChannel socket = this.sockets.get(key(nodeId, listener));
+			String key = key(nodeId, listener);
+			ServerSocketChannel socket = this.sockets.get(key);
+			if (socket != null && !socket.isOpen()) {
+				socket = rebind(listener, this.ports.get(key));
+				this.sockets.put(key, socket);
+			}
 			if (socket != null) {
-				this.used.add(key(nodeId, listener));
+				this.used.add(key);
 			}
 			return socket;
+		}
+
+		/**
+		 * A restarted server closed its socket when it stopped; it listens on the same
+		 * loopback port again so that clients find it where they left it. Left to the test
+		 * kit, the new socket would be bound to the listener's configured host, which may
+		 * be the wildcard address.
+		 */
+		private static ServerSocketChannel rebind(String listener, int port) {
+			try {
+				return ServerSocketFactory.INSTANCE.openServerSocket(listener,
+						new InetSocketAddress(InetAddress.getLoopbackAddress(), port), -1, -1);
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException("Cannot listen on loopback port " + port + " again", ex);
+			}
 		}
 
 		@Override

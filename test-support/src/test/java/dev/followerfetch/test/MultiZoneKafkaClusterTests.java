@@ -18,21 +18,15 @@ package dev.followerfetch.test;
 
 import java.io.IOException;
 import java.net.InetAddress;
-import java.net.UnknownHostException;
-import java.nio.ByteOrder;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import java.util.stream.Stream;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -168,46 +162,15 @@ class MultiZoneKafkaClusterTests {
 
 	@Test
 	void listenersBindToLoopbackOnly() throws IOException {
-		Path tcp = Path.of("/proc/net/tcp");
-		assumeTrue(Files.isReadable(tcp), "needs /proc/net/tcp");
+		assumeTrue(ListeningAddresses.readable(), "needs /proc/net/tcp");
 		Set<Integer> brokerPorts = Arrays.stream(kafka.cluster().bootstrapServers().split(","))
 			.map((address) -> Integer.parseInt(address.substring(address.lastIndexOf(':') + 1)))
 			.collect(Collectors.toSet());
-		Map<Integer, String> listeningAddresses = new HashMap<>();
-		for (Path table : List.of(tcp, Path.of("/proc/net/tcp6"))) {
-			if (Files.isReadable(table)) {
-				try (Stream<String> lines = Files.lines(table)) {
-					lines.skip(1).map((line) -> line.trim().split("\\s+")).filter((fields) -> "0A".equals(fields[3]))
-						.forEach((fields) -> {
-							String[] local = fields[1].split(":");
-							listeningAddresses.put(Integer.parseInt(local[1], 16), local[0]);
-						});
-				}
-			}
-		}
+		Map<Integer, InetAddress> listeningAddresses = ListeningAddresses.byPort();
 		assertThat(listeningAddresses).containsKeys(brokerPorts.toArray(Integer[]::new));
-		brokerPorts.forEach((port) -> assertThat(address(listeningAddresses.get(port)).isLoopbackAddress())
-			.as("port %d listens on %s", port, address(listeningAddresses.get(port)))
+		brokerPorts.forEach((port) -> assertThat(listeningAddresses.get(port).isLoopbackAddress())
+			.as("port %d listens on %s", port, listeningAddresses.get(port))
 			.isTrue());
-	}
-
-	private static InetAddress address(String procNetHex) {
-		byte[] bytes = HexFormat.of().parseHex(procNetHex);
-		if (ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN) {
-			for (int word = 0; word < bytes.length; word += 4) {
-				for (int i = 0; i < 2; i++) {
-					byte swapped = bytes[word + i];
-					bytes[word + i] = bytes[word + 3 - i];
-					bytes[word + 3 - i] = swapped;
-				}
-			}
-		}
-		try {
-			return InetAddress.getByAddress(bytes);
-		}
-		catch (UnknownHostException ex) {
-			throw new IllegalArgumentException(procNetHex, ex);
-		}
 	}
 
 	private static ConsumerReadStats consumeAll(MultiZoneKafkaCluster cluster, String topic, String clientRack) {
