@@ -20,8 +20,6 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.function.IntFunction;
 
-import dev.followerfetch.FetchPolicy;
-import dev.followerfetch.Policy;
 import dev.followerfetch.application.ClientRackAutoConfiguration;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
 import dev.followerfetch.test.ConsumerReadStats;
@@ -140,7 +138,7 @@ class FollowerReadsEndToEndTests {
 
 	@Test
 	void aLocalityListenerReadsInZoneWhileAFreshnessListenerOnTheSameTopicReadsFromLeaders() {
-		withStarter("orders", "classic").withUserConfiguration(TwoPolicies.class).run((context) -> {
+		withStarter("orders", "classic").withBean(HealthApplication.PolicyListeners.class).run((context) -> {
 			assertReadsFromZone(consumeAll(context, "analytics"), rf3);
 			assertReadsFromLeaders(consumeAll(context, "payments"));
 		});
@@ -148,7 +146,7 @@ class FollowerReadsEndToEndTests {
 
 	@Test
 	void aPropertyFlipsEachListenerWithoutACodeChange() {
-		withStarter("orders", "classic").withUserConfiguration(TwoPolicies.class)
+		withStarter("orders", "classic").withBean(HealthApplication.PolicyListeners.class)
 			.withPropertyValues("follower-fetch.policy.listeners.payments=locality",
 					"follower-fetch.policy.listeners.analytics=freshness")
 			.run((context) -> {
@@ -207,28 +205,6 @@ class FollowerReadsEndToEndTests {
 		@KafkaListener(id = "reader", topics = "${test.topic}", groupId = "${test.group}-reader")
 		void read(ConsumerRecord<byte[], byte[]> record) {
 			this.listeners.received("reader", record);
-		}
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	static class TwoPolicies {
-
-		private final Listeners listeners;
-
-		TwoPolicies(Listeners listeners) {
-			this.listeners = listeners;
-		}
-
-		@KafkaListener(id = "analytics", topics = "${test.topic}", groupId = "${test.group}-analytics")
-		void analytics(ConsumerRecord<byte[], byte[]> record) {
-			this.listeners.received("analytics", record);
-		}
-
-		@FetchPolicy(Policy.FRESHNESS)
-		@KafkaListener(id = "payments", topics = "${test.topic}", groupId = "${test.group}-payments")
-		void payments(ConsumerRecord<byte[], byte[]> record) {
-			this.listeners.received("payments", record);
 		}
 
 	}
