@@ -24,7 +24,6 @@ import java.util.function.Function;
 
 import dev.followerfetch.detection.MetadataHttpClient.MetadataException;
 
-import org.springframework.util.StringUtils;
 
 /**
  * Reads the availability zone id and name from EC2 instance metadata: IMDSv2 with a
@@ -57,7 +56,7 @@ final class Ec2MetadataRackSource extends MetadataRackSource {
 
 	@Override
 	RackLookup query(Duration timeout) throws MetadataException {
-		if ("true".equalsIgnoreCase(StringUtils.trimWhitespace(this.environment.apply("AWS_EC2_METADATA_DISABLED")))) {
+		if ("true".equalsIgnoreCase(MetadataEndpoints.variable(this.environment, "AWS_EC2_METADATA_DISABLED"))) {
 			return RackLookup.notFound("disabled by AWS_EC2_METADATA_DISABLED=true");
 		}
 		long deadline = System.nanoTime() + timeout.toNanos();
@@ -98,7 +97,7 @@ final class Ec2MetadataRackSource extends MetadataRackSource {
 	}
 
 	URI endpoint() throws MetadataException {
-		String mode = StringUtils.trimWhitespace(this.environment.apply("AWS_EC2_METADATA_SERVICE_ENDPOINT_MODE"));
+		String mode = MetadataEndpoints.variable(this.environment, "AWS_EC2_METADATA_SERVICE_ENDPOINT_MODE");
 		URI fallback = ("IPv6".equalsIgnoreCase(mode)) ? DEFAULT_IPV6_ENDPOINT : DEFAULT_ENDPOINT;
 		return MetadataEndpoints.resolve(this.endpoint, "AWS_EC2_METADATA_SERVICE_ENDPOINT", this.environment,
 				fallback);

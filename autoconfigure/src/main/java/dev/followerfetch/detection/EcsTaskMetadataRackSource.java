@@ -44,7 +44,7 @@ final class EcsTaskMetadataRackSource extends MetadataRackSource {
 
 	@Override
 	RackLookup query(Duration timeout) throws MetadataException {
-		String base = StringUtils.trimWhitespace(this.environment.apply(VARIABLE));
+		String base = MetadataEndpoints.variable(this.environment, VARIABLE);
 		if (!StringUtils.hasText(base)) {
 			return RackLookup.notFound(VARIABLE + " not set");
 		}

@@ -48,8 +48,19 @@ final class MetadataEndpoints {
 		if (configured != null) {
 			return configured;
 		}
-		String value = StringUtils.trimWhitespace(environment.apply(variable));
+		String value = variable(environment, variable);
 		return StringUtils.hasText(value) ? parse(value, variable) : fallback;
+	}
+
+	/**
+	 * Read an environment variable.
+	 * @param environment environment lookup
+	 * @param name the variable
+	 * @return its value without surrounding whitespace, or {@code null} if it is not set
+	 */
+	static String variable(Function<String, String> environment, String name) {
+		String value = environment.apply(name);
+		return (value != null) ? value.strip() : null;
 	}
 
 	/**
