@@ -103,6 +103,19 @@ public final class Listeners {
 		return (records != null) ? records.size() : 0;
 	}
 
+	/**
+	 * The number of distinct records a listener received from one partition.
+	 * @param listenerId the listener
+	 * @param topic the topic
+	 * @param partition the partition
+	 * @return the count
+	 */
+	public int received(String listenerId, String topic, int partition) {
+		String prefix = topic + "-" + partition + "@";
+		Set<String> records = this.received.get(listenerId);
+		return (records != null) ? (int) records.stream().filter((record) -> record.startsWith(prefix)).count() : 0;
+	}
+
 	private static String key(Object key) {
 		if (key instanceof byte[] bytes) {
 			return new String(bytes, StandardCharsets.UTF_8);
