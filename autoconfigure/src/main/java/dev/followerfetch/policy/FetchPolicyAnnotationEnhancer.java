@@ -81,7 +81,9 @@ final class FetchPolicyAnnotationEnhancer implements AnnotationEnhancer {
 			return attributes;
 		}
 		consumerProperties.add(MARKER + "=" + decision.policy().name() + "," + decision.origin().name());
-		clientRack(decision.policy())
+		ListenerPolicies
+			.clientRack(decision.policy(), this.properties.getObject().getPolicy().getDefault(),
+					this.detectedRack::getObject)
 			.ifPresent((rack) -> consumerProperties.add(ConsumerConfig.CLIENT_RACK_CONFIG + "=" + rack));
 		Map<String, Object> enhanced = new HashMap<>(attributes);
 		enhanced.put("properties", consumerProperties.toArray(String[]::new));
@@ -107,16 +109,6 @@ final class FetchPolicyAnnotationEnhancer implements AnnotationEnhancer {
 		}
 		FetchPolicy onClass = AnnotatedElementUtils.findMergedAnnotation(element, FetchPolicy.class);
 		return Optional.ofNullable(onClass).map((policy) -> new Decision(policy.value(), Origin.CLASS_ANNOTATION));
-	}
-
-	private Optional<String> clientRack(Policy policy) {
-		if (policy == Policy.FRESHNESS) {
-			return Optional.of("");
-		}
-		if (this.properties.getObject().getPolicy().getDefault() == Policy.FRESHNESS) {
-			return this.detectedRack.getObject().rack();
-		}
-		return Optional.empty();
 	}
 
 	private static boolean setsClientRack(List<String> consumerProperties) {

@@ -19,8 +19,10 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 import dev.followerfetch.Policy;
+import dev.followerfetch.detection.DetectedRack;
 
 /**
  * The effective fetch policy of every listener container, known once the containers are
@@ -62,6 +64,25 @@ public final class ListenerPolicies {
 	 */
 	public Optional<ListenerPolicy> get(String listenerId) {
 		return Optional.ofNullable(this.policies.get(listenerId));
+	}
+
+	/**
+	 * The {@code client.rack} a listener's own consumer properties must carry for its
+	 * policy: empty for freshness; for locality, the detected rack when the consumer
+	 * factories carry none (a freshness default), else nothing to add.
+	 * @param policy the listener's policy
+	 * @param defaultPolicy {@code follower-fetch.policy.default}
+	 * @param detectedRack the detected rack
+	 * @return the value to set, or empty to leave the factory's rack in force
+	 */
+	static Optional<String> clientRack(Policy policy, Policy defaultPolicy, Supplier<DetectedRack> detectedRack) {
+		if (policy == Policy.FRESHNESS) {
+			return Optional.of("");
+		}
+		if (defaultPolicy == Policy.FRESHNESS) {
+			return detectedRack.get().rack();
+		}
+		return Optional.empty();
 	}
 
 	void record(ListenerPolicy policy) {

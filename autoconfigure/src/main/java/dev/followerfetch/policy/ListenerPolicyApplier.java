@@ -20,7 +20,6 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
@@ -112,7 +111,9 @@ final class ListenerPolicyApplier implements SmartLifecycle {
 		ListenerPolicy marked = marked(id, (String) consumerProperties.remove(FetchPolicyAnnotationEnhancer.MARKER));
 		ListenerPolicy policy = decide(id, consumerProperties, marked);
 		if (policy.origin() != Origin.LISTENER_CLIENT_RACK && !policy.equals(marked)) {
-			rackFor(policy.policy()).ifPresentOrElse(
+			ListenerPolicies
+				.clientRack(policy.policy(), this.policies.defaultPolicy(), this.detectedRack::getObject)
+				.ifPresentOrElse(
 					(rack) -> consumerProperties.setProperty(ConsumerConfig.CLIENT_RACK_CONFIG, rack),
 					() -> consumerProperties.remove(ConsumerConfig.CLIENT_RACK_CONFIG));
 		}
@@ -151,16 +152,6 @@ final class ListenerPolicyApplier implements SmartLifecycle {
 					+ marker + "; it is ignored");
 			return null;
 		}
-	}
-
-	private Optional<String> rackFor(Policy policy) {
-		if (policy == Policy.FRESHNESS) {
-			return Optional.of("");
-		}
-		if (this.policies.defaultPolicy() == Policy.FRESHNESS) {
-			return this.detectedRack.getObject().rack();
-		}
-		return Optional.empty();
 	}
 
 	private void reportUnknownIds(Collection<MessageListenerContainer> all) {
