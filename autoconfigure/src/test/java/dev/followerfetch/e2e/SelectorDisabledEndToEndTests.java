@@ -20,6 +20,7 @@ import java.util.UUID;
 import dev.followerfetch.test.MultiZoneKafkaExtension;
 import dev.followerfetch.observation.FollowerFetchSnapshot;
 import dev.followerfetch.observation.FollowerFetchState;
+import dev.followerfetch.observation.ListenerReads;
 import dev.followerfetch.observation.ReadLocalityMonitor;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.assertj.core.api.InstanceOfAssertFactories;
@@ -63,15 +64,21 @@ class SelectorDisabledEndToEndTests {
 			context.getBean(Listeners.class).awaitReceived("analytics", 30);
 			ReadLocalityMonitor monitor = context.getBean(ReadLocalityMonitor.class);
 			FollowerFetchSnapshot snapshot = await().until(monitor::snapshot,
-					(candidate) -> candidate.state() == FollowerFetchState.SELECTOR_DISABLED);
+					(candidate) -> candidate.state() == FollowerFetchState.SELECTOR_DISABLED
+							&& readPartitions(candidate.listeners().get("analytics")) == 3);
 			assertThat(snapshot.selector()).isEqualTo("default (LeaderSelector) on brokers [0, 1, 2]");
 			Health health = context.getBean("followerFetchHealthIndicator", HealthIndicator.class).health();
 			assertThat(health.getStatus().getCode()).isEqualTo("UNKNOWN");
 			assertThat(health.getDetails()).containsEntry("state", "SELECTOR_DISABLED");
+			assertThat(snapshot.listeners().get("analytics").zoneLocalPartitions()).isEqualTo(1);
 			assertThat(snapshot.listeners().get("analytics").crossZonePartitions()).isEqualTo(2);
 			assertThat(health.getDetails().get("listeners")).asInstanceOf(InstanceOfAssertFactories.MAP)
 				.containsKey("analytics");
 		}
+	}
+
+	private static int readPartitions(ListenerReads reads) {
+		return (reads != null) ? reads.zoneLocalPartitions() + reads.crossZonePartitions() : 0;
 	}
 
 }
