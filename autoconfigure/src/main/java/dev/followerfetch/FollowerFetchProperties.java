@@ -367,6 +367,15 @@ public class FollowerFetchProperties {
 		 */
 		private Map<String, Policy> listeners = new LinkedHashMap<>();
 
+		/**
+		 * Longest time a consumer keeps reading from the follower a leader chose for it
+		 * before it asks the leader again, applied as the consumer's metadata.max.age.ms
+		 * where the application sets none. Bounds how long a consumer stays on a follower
+		 * that stopped replicating or lost its replica. Zero leaves Kafka's own default of
+		 * 5 minutes.
+		 */
+		private Duration replicaLease = Duration.ofSeconds(30);
+
 		public Policy getDefault() {
 			return this.defaultPolicy;
 		}
@@ -381,6 +390,14 @@ public class FollowerFetchProperties {
 
 		public void setListeners(Map<String, Policy> listeners) {
 			this.listeners = listeners;
+		}
+
+		public Duration getReplicaLease() {
+			return this.replicaLease;
+		}
+
+		public void setReplicaLease(Duration replicaLease) {
+			this.replicaLease = replicaLease;
 		}
 
 	}

@@ -15,6 +15,7 @@
  */
 package dev.followerfetch.application;
 
+import java.time.Duration;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Map;
@@ -29,13 +30,15 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.kafka.config.AbstractKafkaListenerContainerFactory;
 import org.springframework.kafka.core.ConsumerFactory;
 
 /**
  * Sets {@code client.rack} on every {@link ConsumerFactory} bean, and on the factory held by
  * every listener container factory bean, unless the factory already has one or the default
- * fetch policy is freshness.
+ * fetch policy is freshness. Factories that read with a rack also get the replica lease
+ * as {@code metadata.max.age.ms} unless they set it.
  *
  * @author follower-fetch authors
  */
@@ -80,31 +83,70 @@ final class ClientRackConsumerFactoryPostProcessor implements BeanPostProcessor 
 					+ ") does not expose its configuration; set client.rack on it yourself");
 			return;
 		}
+		FollowerFetchProperties properties = this.properties.getObject();
+		Duration lease = replicaLease(properties);
 		Object explicit = configs.get(ConsumerConfig.CLIENT_RACK_CONFIG);
 		DetectedRack detected = this.detectedRack.getObject();
 		if (explicit != null) {
 			if (logger.isInfoEnabled()) {
 				logger.info(description + " keeps its own client.rack=" + explicit + rackNote(detected, explicit));
 			}
+			if (!explicit.toString().isEmpty()) {
+				applyLease(consumerFactory, configs, lease, description);
+			}
 			return;
 		}
-		if (this.properties.getObject().getPolicy().getDefault() == Policy.FRESHNESS) {
+		if (detected.rack().isEmpty()) {
+			return;
+		}
+		applyLease(consumerFactory, configs, lease, description);
+		if (properties.getPolicy().getDefault() == Policy.FRESHNESS) {
 			if (logger.isDebugEnabled()) {
 				logger.debug(description + " is left on the leaders: follower-fetch.policy.default=freshness");
 			}
 			return;
 		}
-		detected.rack().ifPresent((rack) -> {
-			consumerFactory.updateConfigs(Map.of(ConsumerConfig.CLIENT_RACK_CONFIG, rack));
-			Map<String, Object> updated = configs(consumerFactory);
-			if (updated == null || !rack.equals(updated.get(ConsumerConfig.CLIENT_RACK_CONFIG))) {
-				logger.warn(description + " (" + consumerFactory.getClass().getName()
-						+ ") does not support updateConfigs; set client.rack=" + rack + " on it yourself");
-			}
-			else if (logger.isDebugEnabled()) {
-				logger.debug(description + " now has client.rack=" + rack);
-			}
-		});
+		String rack = detected.rack().get();
+		if (!update(consumerFactory, ConsumerConfig.CLIENT_RACK_CONFIG, rack)) {
+			logger.warn(description + " (" + consumerFactory.getClass().getName()
+					+ ") does not support updateConfigs; set client.rack=" + rack + " on it yourself");
+		}
+		else if (logger.isDebugEnabled()) {
+			logger.debug(description + " now has client.rack=" + rack);
+		}
+	}
+
+	/**
+	 * A consumer keeps the follower it was sent to until {@code metadata.max.age.ms} has
+	 * passed, even when that follower has stopped replicating. Bound that time unless the
+	 * application chose its own. Listeners that read from followers while the default
+	 * policy is freshness use this factory too, so the bound does not depend on the policy.
+	 */
+	private void applyLease(ConsumerFactory<?, ?> consumerFactory, Map<String, Object> configs, Duration lease,
+			String description) {
+		if (lease.isZero() || configs.containsKey(ConsumerConfig.METADATA_MAX_AGE_CONFIG)) {
+			return;
+		}
+		String millis = String.valueOf(lease.toMillis());
+		if (update(consumerFactory, ConsumerConfig.METADATA_MAX_AGE_CONFIG, millis) && logger.isDebugEnabled()) {
+			logger.debug(description + " now has metadata.max.age.ms=" + millis
+					+ " (follower-fetch.policy.replica-lease)");
+		}
+	}
+
+	private static boolean update(ConsumerFactory<?, ?> consumerFactory, String key, String value) {
+		consumerFactory.updateConfigs(Map.of(key, value));
+		Map<String, Object> updated = configs(consumerFactory);
+		return updated != null && value.equals(updated.get(key));
+	}
+
+	private static Duration replicaLease(FollowerFetchProperties properties) {
+		Duration lease = properties.getPolicy().getReplicaLease();
+		if (lease == null || lease.isNegative()) {
+			throw new InvalidConfigurationPropertyValueException("follower-fetch.policy.replica-lease", lease,
+					"Must be zero (Kafka's default of 5 minutes) or a positive duration, for example 30s.");
+		}
+		return lease;
 	}
 
 	private static String rackNote(DetectedRack detected, Object explicit) {

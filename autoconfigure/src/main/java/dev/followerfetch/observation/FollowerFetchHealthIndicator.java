@@ -75,6 +75,9 @@ final class FollowerFetchHealthIndicator extends AbstractHealthIndicator {
 		if (!reads.fallbackPartitions().isEmpty()) {
 			details.put("fallbackPartitions", reads.fallbackPartitions());
 		}
+		if (!reads.laggingPartitions().isEmpty()) {
+			details.put("laggingPartitions", reads.laggingPartitions());
+		}
 		details.put("localBytes", reads.localBytes());
 		details.put("remoteBytes", reads.remoteBytes());
 		return details;

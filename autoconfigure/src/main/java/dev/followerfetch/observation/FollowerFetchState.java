@@ -53,6 +53,12 @@ public enum FollowerFetchState {
 	SELECTOR_DISABLED(true),
 
 	/**
+	 * Partitions are read from a follower that has fallen out of the ISR: their consumers
+	 * see new records late, or not at all, until the replica lease ends.
+	 */
+	LAGGING(true),
+
+	/**
 	 * Partitions that have an in-zone in-sync replica have been read across zones for
 	 * longer than the grace period.
 	 */

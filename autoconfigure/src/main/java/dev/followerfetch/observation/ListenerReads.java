@@ -32,17 +32,19 @@ import dev.followerfetch.Policy;
  * @param placementGapCount how many placement gaps there are in all
  * @param fallbackPartitions partitions (of a locality listener) that have an in-zone
  * in-sync replica but were read across zones for longer than the grace period
+ * @param laggingPartitions partitions read from a follower that is not in their ISR
  * @param localBytes bytes received from brokers in this zone since start-up
  * @param remoteBytes bytes received from brokers in other zones since start-up
  * @author follower-fetch authors
  */
 public record ListenerReads(String listenerId, Policy policy, int partitions, int zoneLocalPartitions,
 		int crossZonePartitions, List<String> placementGaps, int placementGapCount, List<String> fallbackPartitions,
-		long localBytes, long remoteBytes) {
+		List<String> laggingPartitions, long localBytes, long remoteBytes) {
 
 	public ListenerReads {
 		placementGaps = List.copyOf(placementGaps);
 		fallbackPartitions = List.copyOf(fallbackPartitions);
+		laggingPartitions = List.copyOf(laggingPartitions);
 	}
 
 }

@@ -208,6 +208,9 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 		if (anyLocalityAssigned && !anyFetched) {
 			return FollowerFetchState.STARTING;
 		}
+		if (listeners.values().stream().anyMatch((reads) -> !reads.laggingPartitions().isEmpty())) {
+			return FollowerFetchState.LAGGING;
+		}
 		if (listeners.values().stream().anyMatch((reads) -> !reads.fallbackPartitions().isEmpty())) {
 			return FollowerFetchState.FALLBACK;
 		}
@@ -237,6 +240,7 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 		boolean fetched = false;
 		List<String> gaps = new ArrayList<>();
 		List<String> fallback = new ArrayList<>();
+		List<String> lagging = new ArrayList<>();
 		long now = System.nanoTime();
 		Set<String> seenKeys = new HashSet<>();
 		for (TopicPartition tp : assigned) {
@@ -252,6 +256,9 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 			}
 			fetched = true;
 			int readFrom = (replica >= 0) ? replica : placement.leader();
+			if (replica >= 0 && !placement.isr().contains(replica)) {
+				lagging.add(tp.toString());
+			}
 			boolean inZone = rack != null && rack.equals(view.rackOf(readFrom));
 			if (inZone) {
 				local++;
@@ -274,7 +281,7 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 		List<String> listedGaps = gaps.stream().sorted().limit(this.settings.maxListedPartitions()).toList();
 		ListenerReads summary = new ListenerReads(id, policy, assigned.size(), local, cross, listedGaps, gapCount,
 				fallback.stream().sorted().limit(this.settings.maxListedPartitions()).toList(),
-				(long) totals.local, (long) totals.remote);
+				lagging.stream().sorted().limit(this.settings.maxListedPartitions()).toList(), (long) totals.local, (long) totals.remote);
 		return new Reads(summary, fetched);
 	}
 

@@ -191,6 +191,79 @@ class ClientRackAutoConfigurationTests {
 				.hasMessageContaining("follower-fetch.detection.timeout"));
 	}
 
+	@Test
+	void consumerFactoryReadingWithARackGetsTheReplicaLeaseAsItsMetadataMaxAge() {
+		this.contextRunner.withUserConfiguration(OneConsumerFactory.class)
+			.withPropertyValues("follower-fetch.rack=az-b")
+			.run((context) -> assertThat(metadataMaxAge(context.getBean(ConsumerFactory.class))).isEqualTo("30000"));
+	}
+
+	@Test
+	void replicaLeaseIsConfigurable() {
+		this.contextRunner.withUserConfiguration(OneConsumerFactory.class)
+			.withPropertyValues("follower-fetch.rack=az-b", "follower-fetch.policy.replica-lease=10s")
+			.run((context) -> assertThat(metadataMaxAge(context.getBean(ConsumerFactory.class))).isEqualTo("10000"));
+	}
+
+	@Test
+	void metadataMaxAgeSetByTheApplicationIsKept() {
+		this.contextRunner.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class))
+			.withPropertyValues("follower-fetch.rack=az-b", "spring.kafka.consumer.properties.metadata.max.age.ms=120000")
+			.run((context) -> {
+				ConsumerFactory<?, ?> factory = context.getBean(ConsumerFactory.class);
+				assertThat(clientRack(factory)).isEqualTo("az-b");
+				assertThat(metadataMaxAge(factory)).isEqualTo("120000");
+			});
+	}
+
+	@Test
+	void zeroReplicaLeaseLeavesKafkasDefaultInForce() {
+		this.contextRunner.withUserConfiguration(OneConsumerFactory.class)
+			.withPropertyValues("follower-fetch.rack=az-b", "follower-fetch.policy.replica-lease=0")
+			.run((context) -> {
+				assertThat(clientRack(context.getBean(ConsumerFactory.class))).isEqualTo("az-b");
+				assertThat(metadataMaxAge(context.getBean(ConsumerFactory.class))).isNull();
+			});
+	}
+
+	@Test
+	void consumerFactoryWithoutARackGetsNoReplicaLease() {
+		this.contextRunner.withUserConfiguration(OneConsumerFactory.class)
+			.run((context) -> assertThat(metadataMaxAge(context.getBean(ConsumerFactory.class))).isNull());
+	}
+
+	@Test
+	void consumerFactoryWithItsOwnRackStillGetsTheReplicaLease() {
+		this.contextRunner.withUserConfiguration(ExplicitRackConsumerFactory.class)
+			.withPropertyValues("follower-fetch.rack=az-b")
+			.run((context) -> assertThat(metadataMaxAge(context.getBean(ConsumerFactory.class))).isEqualTo("30000"));
+	}
+
+	@Test
+	void consumerFactoryOfAFreshnessDefaultGetsTheReplicaLeaseForItsLocalityListeners() {
+		this.contextRunner.withUserConfiguration(OneConsumerFactory.class)
+			.withPropertyValues("follower-fetch.rack=az-b", "follower-fetch.policy.default=freshness")
+			.run((context) -> {
+				assertThat(clientRack(context.getBean(ConsumerFactory.class))).isNull();
+				assertThat(metadataMaxAge(context.getBean(ConsumerFactory.class))).isEqualTo("30000");
+			});
+	}
+
+	@Test
+	void negativeReplicaLeaseFailsStartupNamingTheProperty() {
+		this.contextRunner.withUserConfiguration(OneConsumerFactory.class)
+			.withPropertyValues("follower-fetch.rack=az-b", "follower-fetch.policy.replica-lease=-1s")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOf(InvalidConfigurationPropertyValueException.class)
+				.hasMessageContaining("follower-fetch.policy.replica-lease")
+				.hasMessageContaining("30s"));
+	}
+
+	private static Object metadataMaxAge(ConsumerFactory<?, ?> factory) {
+		return factory.getConfigurationProperties().get(ConsumerConfig.METADATA_MAX_AGE_CONFIG);
+	}
+
 	private static Object clientRack(ConsumerFactory<?, ?> factory) {
 		return factory.getConfigurationProperties().get(ConsumerConfig.CLIENT_RACK_CONFIG);
 	}

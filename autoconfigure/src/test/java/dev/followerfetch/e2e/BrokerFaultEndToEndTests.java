@@ -65,8 +65,13 @@ class BrokerFaultEndToEndTests {
 
 	private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
+	private static final Duration REPLICA_LAG_TIME_MAX = Duration.ofSeconds(3);
+
+	private static final Duration REPLICA_LEASE = Duration.ofSeconds(15);
+
 	@RegisterExtension
-	static final MultiZoneKafkaExtension kafka = MultiZoneKafkaExtension.withZones("az-a", ZONE, "az-c");
+	static final MultiZoneKafkaExtension kafka = MultiZoneKafkaExtension.withZones("az-a", ZONE, "az-c")
+		.withBrokerProperty("replica.lag.time.max.ms", String.valueOf(REPLICA_LAG_TIME_MAX.toMillis()));
 
 	@Test
 	void whenTheInZoneFollowerStopsListenersReadFromOtherReplicasWithoutLossAndComeBackWhenItRejoins() {
@@ -163,8 +168,69 @@ class BrokerFaultEndToEndTests {
 		}
 	}
 
-	private ConfigurableApplicationContext start(String topic) {
+	@Test
+	void whenTheInZoneFollowerStopsReplicatingItIsReportedAsLaggingAndListenersMoveOnWithinTheReplicaLease() {
+		MultiZoneKafkaCluster cluster = kafka.cluster();
+		cluster.createTopicLedByEveryZone("invoices", 3, 3);
+		int inZone = cluster.brokerId(ZONE);
+		boolean stalled = false;
+		try (ConfigurableApplicationContext context = start("invoices",
+				"follower-fetch.policy.replica-lease=" + REPLICA_LEASE.toSeconds() + "s");
+				SteadyProducer producer = SteadyProducer.start(cluster.bootstrapServers(), "invoices",
+						RECORDS_PER_SECOND)) {
+			Health health = new Health(context);
+			Listeners listeners = context.getBean(Listeners.class);
+			health.awaitState("ACTIVE", (analytics) -> analytics.get("zoneLocalPartitions").equals(3));
+			assertReadsFromZone(context, "analytics", "invoices", inZone);
+
+			long stallAt = System.nanoTime();
+			Set<TopicPartition> followed = cluster.stallReplication(inZone);
+			stalled = true;
+			assertThat(followed).filteredOn((partition) -> partition.topic().equals("invoices"))
+				.containsExactlyInAnyOrder(new TopicPartition("invoices", 0), new TopicPartition("invoices", 2));
+			Map<String, Object> lagging = health.awaitState("LAGGING",
+					(analytics) -> List.of("invoices-0", "invoices-2").equals(analytics.get("laggingPartitions")));
+			long laggingAt = System.nanoTime();
+			assertThat(listener(lagging, "analytics")).containsEntry("zoneLocalPartitions", 3);
+			assertThat(listener(lagging, "payments")).doesNotContainKey("laggingPartitions");
+
+			Map<String, Object> partial = health.awaitState("PARTIAL",
+					(analytics) -> analytics.get("crossZonePartitions").equals(2)
+							&& List.of("invoices-0", "invoices-2").equals(analytics.get("placementGaps")));
+			long movedAt = System.nanoTime();
+			assertThat(listener(partial, "analytics")).doesNotContainKey("laggingPartitions");
+			assertReadsFromLeaders(context, "analytics", 3);
+			awaitMoreRecords(listeners, "analytics");
+
+			long resumeAt = System.nanoTime();
+			cluster.resumeReplication(inZone);
+			stalled = false;
+			cluster.awaitInSync("invoices");
+			long inSyncAt = System.nanoTime();
+			health.awaitState("ACTIVE", (analytics) -> analytics.get("zoneLocalPartitions").equals(3));
+			long returnedAt = System.nanoTime();
+			assertReadsFromZone(context, "analytics", "invoices", inZone);
+
+			Map<String, Long> produced = stopAndAssertNothingLost(producer, listeners);
+			System.out.printf("Broker %d (%s) stopped replicating: health LAGGING after %d ms "
+					+ "(replica.lag.time.max.ms %d); analytics back on the leaders after %d ms (replica lease %d s, "
+					+ "Kafka's default 300 s); states seen %s%n", inZone, ZONE, millis(stallAt, laggingAt),
+					REPLICA_LAG_TIME_MAX.toMillis(), millis(stallAt, movedAt), REPLICA_LEASE.toSeconds(),
+					health.seen());
+			System.out.printf("Broker %d replicating again: in every ISR after %d ms; health ACTIVE %d ms after "
+					+ "that%n", inZone, millis(resumeAt, inSyncAt), millis(inSyncAt, returnedAt));
+			printDelays(producer, listeners, produced, stallAt, movedAt);
+		}
+		finally {
+			if (stalled) {
+				cluster.resumeReplication(inZone);
+			}
+		}
+	}
+
+	private ConfigurableApplicationContext start(String topic, String... properties) {
 		return new SpringApplicationBuilder(HealthApplication.class).web(WebApplicationType.NONE)
+			.properties(properties)
 			.properties("spring.kafka.bootstrap-servers=" + kafka.cluster().bootstrapServers(),
 					"spring.kafka.consumer.auto-offset-reset=earliest",
 					"spring.kafka.consumer.key-deserializer=" + ByteArrayDeserializer.class.getName(),

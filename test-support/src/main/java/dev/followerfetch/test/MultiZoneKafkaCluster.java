@@ -42,6 +42,8 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import kafka.server.BrokerServer;
+import kafka.server.InitialFetchState;
+import kafka.server.ReplicaFetcherManager;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -52,8 +54,10 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.errors.RetriableException;
+import org.apache.kafka.common.network.ListenerName;
 import org.apache.kafka.common.replica.RackAwareReplicaSelector;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
@@ -64,9 +68,13 @@ import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.metadata.BrokerState;
 import org.apache.kafka.metadata.LeaderAndIsr;
 import org.apache.kafka.metadata.bootstrap.BootstrapMetadata;
+import org.apache.kafka.server.PartitionFetchState;
 import org.apache.kafka.server.ServerSocketFactory;
 import org.apache.kafka.server.common.Feature;
 import org.apache.kafka.server.common.MetadataVersion;
+import org.apache.kafka.server.network.BrokerEndPoint;
+import scala.Option;
+import scala.jdk.javaapi.CollectionConverters;
 
 import org.springframework.util.Assert;
 import org.springframework.util.ReflectionUtils;
@@ -105,6 +113,8 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 	private final KafkaClusterTestKit testKit;
 
 	private final Admin admin;
+
+	private final Map<Integer, Map<TopicPartition, PartitionFetchState>> stalled = new HashMap<>();
 
 	private boolean closed;
 
@@ -285,6 +295,69 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 			.pollDelay(Duration.ZERO)
 			.pollInterval(Duration.ofMillis(50))
 			.until(() -> broker.brokerState() == BrokerState.RUNNING && liveBrokerIds().contains(brokerId));
+	}
+
+	/**
+	 * Stop one broker from replicating while it stays up and keeps serving clients, as a
+	 * broker whose replica fetchers are stuck or throttled would: its follower replicas
+	 * stop advancing, so the leaders drop it from their ISRs after
+	 * {@code replica.lag.time.max.ms}, yet consumers that read from it keep getting answers
+	 * (with no new records). {@link #resumeReplication(int)} undoes it.
+	 * @param brokerId a broker id of this cluster
+	 * @return the partitions the broker stopped replicating
+	 */
+	public synchronized Set<TopicPartition> stallReplication(int brokerId) {
+		Assert.isTrue(!this.stalled.containsKey(brokerId), () -> "Replication of broker " + brokerId
+				+ " is already stalled");
+		ReplicaFetcherManager fetchers = broker(brokerId).replicaManager().replicaFetcherManager();
+		Set<TopicPartition> followed = followedPartitions(brokerId);
+		Map<TopicPartition, PartitionFetchState> removed = new HashMap<>(
+				CollectionConverters.asJava(fetchers.removeFetcherForPartitions(CollectionConverters.asScala(followed))));
+		this.stalled.put(brokerId, removed);
+		return Set.copyOf(removed.keySet());
+	}
+
+	/**
+	 * Let a broker stalled by {@link #stallReplication(int)} replicate again from where it
+	 * stopped, following the partitions' current leaders. It rejoins the ISRs once it has
+	 * caught up: wait for that with {@link #awaitInSync(String)}.
+	 * @param brokerId a broker id of this cluster
+	 */
+	public synchronized void resumeReplication(int brokerId) {
+		Map<TopicPartition, PartitionFetchState> removed = this.stalled.remove(brokerId);
+		Assert.isTrue(removed != null, () -> "Replication of broker " + brokerId + " is not stalled");
+		BrokerServer broker = broker(brokerId);
+		ListenerName listener = broker.config().interBrokerListenerName();
+		Map<TopicPartition, InitialFetchState> restart = new HashMap<>();
+		removed.forEach((partition, state) -> {
+			LeaderAndIsr leaderAndIsr = broker.metadataCache()
+				.getLeaderAndIsr(partition.topic(), partition.partition())
+				.orElseThrow(() -> new IllegalStateException("Broker " + brokerId + " no longer knows " + partition));
+			if (leaderAndIsr.leader() == brokerId || leaderAndIsr.leaderEpoch() != state.currentLeaderEpoch()) {
+				return;
+			}
+			Node leader = broker.metadataCache()
+				.getAliveBrokerNode(leaderAndIsr.leader(), listener)
+				.orElseThrow(() -> new IllegalStateException(
+						"Leader " + leaderAndIsr.leader() + " of " + partition + " is not alive"));
+			restart.put(partition,
+					new InitialFetchState(Option.apply(state.topicId().orElse(null)),
+							new BrokerEndPoint(leader.id(), leader.host(), leader.port()), state.currentLeaderEpoch(),
+							state.fetchOffset()));
+		});
+		broker.replicaManager().replicaFetcherManager().addFetcherForPartitions(CollectionConverters.asScala(restart));
+	}
+
+	private Set<TopicPartition> followedPartitions(int brokerId) {
+		Set<String> topics = get(this.admin.listTopics().names(), "list topics");
+		Set<TopicPartition> followed = new HashSet<>();
+		get(this.admin.describeTopics(topics).allTopicNames(), "describe topics " + topics)
+			.forEach((topic, description) -> description.partitions()
+				.stream()
+				.filter((info) -> ids(info.replicas()).contains(brokerId)
+						&& (info.leader() == null || info.leader().id() != brokerId))
+				.forEach((info) -> followed.add(new TopicPartition(topic, info.partition()))));
+		return followed;
 	}
 
 	/**
