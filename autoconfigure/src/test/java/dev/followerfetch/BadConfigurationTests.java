@@ -150,6 +150,13 @@ class BadConfigurationTests {
 	}
 
 	@Test
+	void aNegativeReplicaLeaseFails() {
+		assertFailure("follower-fetch.policy.replica-lease=-5s")
+			.contains("Invalid value '-5s' for configuration property 'follower-fetch.policy.replica-lease'")
+			.contains("Must be zero (Kafka's default of 5 minutes) or a positive duration, for example 30s.");
+	}
+
+	@Test
 	void aNegativeMaxListedPartitionsFails() {
 		assertFailure("follower-fetch.observation.max-listed-partitions=-1")
 			.contains("Invalid value '-1' for configuration property "
