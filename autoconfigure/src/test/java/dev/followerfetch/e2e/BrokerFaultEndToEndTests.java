@@ -25,6 +25,7 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 import dev.followerfetch.test.ConsumerReadStats;
 import dev.followerfetch.test.MultiZoneKafkaCluster;
@@ -39,6 +40,8 @@ import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -52,7 +55,8 @@ import static org.awaitility.Awaitility.await;
  * Faults on a real three-zone cluster while an application in az-b consumes a steady
  * stream with a locality listener (analytics) and a freshness listener (payments): no
  * record is lost, reads move to another replica and back, and the {@code followerFetch}
- * health contributor says what happens. The cluster is this class's own, so that no fault
+ * health contributor says what happens. The broker stop runs with both group protocols,
+ * classic and consumer. The cluster is this class's own, so that no fault
  * reaches other tests. Timings are printed, not asserted beyond generous bounds.
  *
  * @author follower-fetch authors
@@ -73,14 +77,18 @@ class BrokerFaultEndToEndTests {
 	static final MultiZoneKafkaExtension kafka = MultiZoneKafkaExtension.withZones("az-a", ZONE, "az-c")
 		.withBrokerProperty("replica.lag.time.max.ms", String.valueOf(REPLICA_LAG_TIME_MAX.toMillis()));
 
-	@Test
-	void whenTheInZoneFollowerStopsListenersReadFromOtherReplicasWithoutLossAndComeBackWhenItRejoins() {
+	@ParameterizedTest(name = "group.protocol={0}")
+	@ValueSource(strings = { "classic", "consumer" })
+	void whenTheInZoneFollowerStopsListenersReadFromOtherReplicasWithoutLossAndComeBackWhenItRejoins(
+			String groupProtocol) {
 		MultiZoneKafkaCluster cluster = kafka.cluster();
-		cluster.createTopicLedByEveryZone("orders", 6, 3);
+		String topic = "orders-" + groupProtocol;
+		cluster.createTopicLedByEveryZone(topic, 6, 3);
 		int inZone = cluster.brokerId(ZONE);
 		boolean stopped = false;
-		try (ConfigurableApplicationContext context = start("orders");
-				SteadyProducer producer = SteadyProducer.start(cluster.bootstrapServers(), "orders",
+		try (ConfigurableApplicationContext context = start(topic,
+				"spring.kafka.consumer.properties.group.protocol=" + groupProtocol);
+				SteadyProducer producer = SteadyProducer.start(cluster.bootstrapServers(), topic,
 						RECORDS_PER_SECOND)) {
 			Health health = new Health(context);
 			Listeners listeners = context.getBean(Listeners.class);
@@ -95,7 +103,7 @@ class BrokerFaultEndToEndTests {
 			long fellBackAt = System.nanoTime();
 			assertThat(listener(partial, "analytics")).containsEntry("zoneLocalPartitions", 0)
 				.containsEntry("placementGaps",
-						List.of("orders-0", "orders-1", "orders-2", "orders-3", "orders-4", "orders-5"))
+						IntStream.range(0, 6).mapToObj((partition) -> topic + "-" + partition).toList())
 				.doesNotContainKey("fallbackPartitions");
 			assertThat(partial).containsEntry("brokerRacks", Set.of("az-a", ZONE, "az-c"));
 			assertReadsFromLeaders(context, "analytics", 6);
@@ -105,17 +113,18 @@ class BrokerFaultEndToEndTests {
 			long startAt = System.nanoTime();
 			cluster.startBroker(inZone);
 			stopped = false;
-			cluster.awaitInSync("orders");
+			cluster.awaitInSync(topic);
 			long inSyncAt = System.nanoTime();
 			health.awaitState("ACTIVE", (analytics) -> analytics.get("zoneLocalPartitions").equals(6));
 			long returnedAt = System.nanoTime();
-			assertReadsFromZone(context, "analytics", "orders", inZone);
+			assertReadsFromZone(context, "analytics", topic, inZone);
 			assertReadsFromLeaders(context, "payments", 6);
 
 			Map<String, Long> produced = stopAndAssertNothingLost(producer, listeners);
 			assertThat(health.seen()).doesNotContain("RACK_MISMATCH");
-			System.out.printf("Broker %d (%s) stopped: controlled shutdown %d ms; health PARTIAL %d ms after the "
-					+ "stop began; states seen %s%n", inZone, ZONE, millis(stopAt, stoppedAt),
+			System.out.printf("group.protocol=%s: broker %d (%s) stopped: controlled shutdown %d ms; health PARTIAL "
+					+ "%d ms after the stop began; states seen %s%n", groupProtocol, inZone, ZONE,
+					millis(stopAt, stoppedAt),
 					millis(stopAt, fellBackAt), health.seen());
 			System.out.printf("Broker %d restarted: in every ISR %d ms after start; health ACTIVE %d ms after start, "
 					+ "%d ms after the ISR was full%n", inZone, millis(startAt, inSyncAt), millis(startAt, returnedAt),
