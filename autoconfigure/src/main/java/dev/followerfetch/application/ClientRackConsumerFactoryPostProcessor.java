@@ -28,15 +28,18 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 
+import org.springframework.beans.BeansException;
+import org.springframework.beans.DirectFieldAccessor;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.kafka.config.AbstractKafkaListenerContainerFactory;
 import org.springframework.kafka.core.ConsumerFactory;
+import org.springframework.kafka.listener.AbstractMessageListenerContainer;
 
 /**
  * Sets {@code client.rack} on every {@link ConsumerFactory} bean, and on the factory held by
- * every listener container factory bean, unless the factory already has one or the default
+ * every listener container factory bean and every listener container bean, unless the factory already has one or the default
  * fetch policy is freshness. Factories that read with a rack also get the replica lease
  * as {@code metadata.max.age.ms} unless they set it.
  *
@@ -67,6 +70,10 @@ final class ClientRackConsumerFactoryPostProcessor implements BeanPostProcessor 
 				&& containerFactory.getConsumerFactory() != null) {
 			apply(containerFactory.getConsumerFactory(),
 					"ConsumerFactory of listener container factory '" + beanName + "'");
+		}
+		else if (bean instanceof AbstractMessageListenerContainer<?, ?> container
+				&& consumerFactory(container) instanceof ConsumerFactory<?, ?> consumerFactory) {
+			apply(consumerFactory, "ConsumerFactory of listener container '" + beanName + "'");
 		}
 		return bean;
 	}
@@ -154,6 +161,19 @@ final class ClientRackConsumerFactoryPostProcessor implements BeanPostProcessor 
 			.filter((rack) -> !rack.equals(explicit.toString()))
 			.map((rack) -> " (detected rack is " + rack + " from " + detected.source().orElse("?") + ")")
 			.orElse("");
+	}
+
+	/**
+	 * A container declared as a bean may hold a factory that is no bean; spring-kafka
+	 * keeps it in a protected field of its container base class and offers no getter.
+	 */
+	private static Object consumerFactory(AbstractMessageListenerContainer<?, ?> container) {
+		try {
+			return new DirectFieldAccessor(container).getPropertyValue("consumerFactory");
+		}
+		catch (BeansException ex) {
+			return null;
+		}
 	}
 
 	private static Map<String, Object> configs(ConsumerFactory<?, ?> consumerFactory) {

@@ -37,6 +37,9 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.config.ConcurrentKafkaListenerContainerFactory;
 import org.springframework.kafka.core.ConsumerFactory;
 import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
+import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
+import org.springframework.kafka.listener.ContainerProperties;
+import org.springframework.kafka.listener.MessageListener;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -99,6 +102,16 @@ class ClientRackAutoConfigurationTests {
 				ConcurrentKafkaListenerContainerFactory<?, ?> containerFactory = context
 					.getBean(ConcurrentKafkaListenerContainerFactory.class);
 				assertThat(clientRack(containerFactory.getConsumerFactory())).isEqualTo("az-c");
+			});
+	}
+
+	@Test
+	void consumerFactoryHeldOnlyByAContainerDeclaredAsABeanGetsTheRack() {
+		this.contextRunner.withUserConfiguration(ContainerBean.class)
+			.withPropertyValues("follower-fetch.rack=az-c")
+			.run((context) -> {
+				assertThat(context).doesNotHaveBean(ConsumerFactory.class);
+				assertThat(clientRack(context.getBean(ContainerBean.class).consumerFactory)).isEqualTo("az-c");
 			});
 	}
 
@@ -314,6 +327,26 @@ class ClientRackAutoConfigurationTests {
 			ConcurrentKafkaListenerContainerFactory<String, String> factory = new ConcurrentKafkaListenerContainerFactory<>();
 			factory.setConsumerFactory(new DefaultKafkaConsumerFactory<>(consumerConfigs()));
 			return factory;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class ContainerBean {
+
+		private final DefaultKafkaConsumerFactory<String, String> consumerFactory = new DefaultKafkaConsumerFactory<>(
+				consumerConfigs());
+
+		@Bean
+		ConcurrentMessageListenerContainer<String, String> ordersContainer() {
+			ContainerProperties properties = new ContainerProperties("orders");
+			properties.setGroupId("orders");
+			properties.setMessageListener((MessageListener<String, String>) (record) -> {
+			});
+			ConcurrentMessageListenerContainer<String, String> container = new ConcurrentMessageListenerContainer<>(
+					this.consumerFactory, properties);
+			container.setAutoStartup(false);
+			return container;
 		}
 
 	}
