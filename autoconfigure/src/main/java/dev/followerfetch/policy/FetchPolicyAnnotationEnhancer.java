@@ -32,12 +32,16 @@ import dev.followerfetch.FollowerFetchProperties;
 import dev.followerfetch.Policy;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.policy.ListenerPolicy.Origin;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.env.Environment;
+import org.springframework.kafka.annotation.KafkaHandler;
 import org.springframework.kafka.annotation.KafkaListenerAnnotationBeanPostProcessor.AnnotationEnhancer;
+import org.springframework.util.ReflectionUtils;
 import org.springframework.util.StringUtils;
 
 /**
@@ -51,6 +55,8 @@ import org.springframework.util.StringUtils;
  * @author follower-fetch authors
  */
 final class FetchPolicyAnnotationEnhancer implements AnnotationEnhancer {
+
+	private static final Log logger = LogFactory.getLog(FetchPolicyAnnotationEnhancer.class);
 
 	static final String MARKER = "dev.followerfetch.internal.policy";
 
@@ -69,6 +75,9 @@ final class FetchPolicyAnnotationEnhancer implements AnnotationEnhancer {
 
 	@Override
 	public Map<String, Object> apply(Map<String, Object> attributes, AnnotatedElement element) {
+		if (element instanceof Class<?> listenerClass) {
+			warnAboutHandlerAnnotations(listenerClass);
+		}
 		List<String> consumerProperties = new ArrayList<>();
 		if (attributes.get("properties") instanceof String[] existing) {
 			consumerProperties.addAll(Arrays.asList(existing));
@@ -109,6 +118,19 @@ final class FetchPolicyAnnotationEnhancer implements AnnotationEnhancer {
 		}
 		FetchPolicy onClass = AnnotatedElementUtils.findMergedAnnotation(element, FetchPolicy.class);
 		return Optional.ofNullable(onClass).map((policy) -> new Decision(policy.value(), Origin.CLASS_ANNOTATION));
+	}
+
+	/**
+	 * The handlers of a class-level listener share its consumers, so a policy can only be
+	 * the class's.
+	 */
+	private static void warnAboutHandlerAnnotations(Class<?> listenerClass) {
+		ReflectionUtils.doWithMethods(listenerClass, (method) -> logger.warn("@FetchPolicy on @KafkaHandler method "
+				+ listenerClass.getName() + "." + method.getName() + " is ignored: the handlers of a class-level "
+				+ "@KafkaListener share its consumers. Put @FetchPolicy on the class, or set "
+				+ "follower-fetch.policy.listeners.<listener-id>."),
+				(method) -> AnnotatedElementUtils.hasAnnotation(method, KafkaHandler.class)
+						&& AnnotatedElementUtils.hasAnnotation(method, FetchPolicy.class));
 	}
 
 	private static boolean setsClientRack(List<String> consumerProperties) {

@@ -99,6 +99,16 @@ class FetchPolicyAutoConfigurationTests {
 	}
 
 	@Test
+	void aPolicyOnAKafkaHandlerMethodIsIgnoredWithAWarningThatSaysWhereToPutIt(CapturedOutput output) {
+		this.contextRunner.withUserConfiguration(HandlerWithItsOwnPolicy.class).run((context) -> {
+			assertThat(policy(context, "handler-policy").origin()).isEqualTo(Origin.DEFAULT);
+			assertThat(output).containsOnlyOnce("@FetchPolicy on @KafkaHandler method "
+					+ PolicyOnHandler.class.getName() + ".handle is ignored")
+				.contains("Put @FetchPolicy on the class");
+		});
+	}
+
+	@Test
 	void aPropertyBeatsTheMethodAnnotationInBothDirections() {
 		this.contextRunner.withUserConfiguration(Listeners.class)
 			.withPropertyValues("follower-fetch.policy.listeners.payments=locality",
@@ -276,6 +286,26 @@ class FetchPolicyAutoConfigurationTests {
 	@KafkaListener(id = "class-level", topics = "c")
 	static class Handlers {
 
+		@KafkaHandler
+		void handle(String payload) {
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class HandlerWithItsOwnPolicy {
+
+		@Bean
+		PolicyOnHandler policyOnHandler() {
+			return new PolicyOnHandler();
+		}
+
+	}
+
+	@KafkaListener(id = "handler-policy", topics = "d")
+	static class PolicyOnHandler {
+
+		@FetchPolicy(Policy.FRESHNESS)
 		@KafkaHandler
 		void handle(String payload) {
 		}
