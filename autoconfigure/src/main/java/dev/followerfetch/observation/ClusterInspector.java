@@ -23,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -37,10 +38,12 @@ import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.admin.DescribeConfigsOptions;
 import org.apache.kafka.clients.admin.DescribeTopicsOptions;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
  * Reads {@link ClusterView cluster facts} with one long-lived admin client built from the
@@ -94,22 +97,35 @@ final class ClusterInspector implements AutoCloseable {
 			selectorProblem = "no answer within " + millis + " ms";
 		}
 		Map<TopicPartition, ClusterView.Placement> partitions = new HashMap<>();
+		Map<String, String> topicProblems = new TreeMap<>();
 		if (!topics.isEmpty()) {
-			Map<String, TopicDescription> descriptions = client
+			long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+			Map<String, KafkaFuture<TopicDescription>> descriptions = client
 				.describeTopics(topics, new DescribeTopicsOptions().timeoutMs(millis))
-				.allTopicNames()
-				.get(millis, TimeUnit.MILLISECONDS);
-			descriptions.forEach((topic, description) -> {
+				.topicNameValues();
+			for (Map.Entry<String, KafkaFuture<TopicDescription>> entry : descriptions.entrySet()) {
+				TopicDescription description;
+				try {
+					description = entry.getValue()
+						.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+				}
+				catch (ExecutionException ex) {
+					if (!(ex.getCause() instanceof UnknownTopicOrPartitionException)) {
+						throw ex;
+					}
+					topicProblems.put(entry.getKey(), describe(ex.getCause()));
+					continue;
+				}
 				for (TopicPartitionInfo info : description.partitions()) {
-					partitions.put(new TopicPartition(topic, info.partition()),
+					partitions.put(new TopicPartition(entry.getKey(), info.partition()),
 							new ClusterView.Placement((info.leader() != null) ? info.leader().id() : -1,
 									info.replicas().stream().map(Node::id).toList(),
 									info.isr().stream().map(Node::id).collect(Collectors.toSet())));
 				}
-			});
+			}
 		}
 		addStoppedReplicas(racks, partitions.values());
-		return new ClusterView(racks, selectors, selectorProblem, partitions);
+		return new ClusterView(racks, selectors, selectorProblem, partitions, topicProblems);
 	}
 
 	/**

@@ -32,10 +32,11 @@ import org.apache.kafka.common.TopicPartition;
  * @param selectors rack-awareness of each broker's replica selector
  * @param selectorProblem why the selectors could not be read, or {@code null}
  * @param partitions placement of the partitions asked about
+ * @param topicProblems why a topic asked about has no placement, by topic name
  * @author follower-fetch authors
  */
 record ClusterView(Map<Integer, String> brokerRacks, Map<Integer, Selector> selectors, String selectorProblem,
-		Map<TopicPartition, Placement> partitions) {
+		Map<TopicPartition, Placement> partitions, Map<String, String> topicProblems) {
 
 	Set<String> racks() {
 		return this.brokerRacks.values().stream().filter((rack) -> rack != null).collect(Collectors.toSet());

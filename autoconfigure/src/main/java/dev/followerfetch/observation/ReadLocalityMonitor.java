@@ -175,6 +175,10 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 		if (view.selectorProblem() != null) {
 			problems.add("replica.selector.class unknown: " + view.selectorProblem());
 		}
+		view.topicProblems()
+			.forEach((topic, problem) -> problems.add("topic " + topic + " not found on the cluster of the "
+					+ "application's KafkaAdmin, its partitions are not counted (a listener on another cluster?): "
+					+ problem));
 		Map<String, ListenerReads> listeners = new LinkedHashMap<>();
 		boolean anyFetched = false;
 		boolean anyLocalityAssigned = false;

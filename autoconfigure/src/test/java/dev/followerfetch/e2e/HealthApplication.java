@@ -22,13 +22,15 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.kafka.annotation.KafkaListener;
 
 /**
  * A web application with the starter, Actuator and two listeners on one topic: analytics
  * follows the default policy, payments keeps to the leaders; with {@code test.misrouted} a
- * third listener reads as if it were in az-a.
+ * third listener reads as if it were in az-a; with {@code test.other-cluster} a listener
+ * reads {@code test.other-topic} from that other cluster.
  *
  * @author follower-fetch authors
  */
@@ -50,6 +52,28 @@ class HealthApplication {
 	@ConditionalOnBooleanProperty("test.misrouted")
 	MisroutedListener misroutedListener(Listeners listeners) {
 		return new MisroutedListener(listeners);
+	}
+
+	@Bean
+	@ConditionalOnProperty("test.other-cluster")
+	OtherClusterListener otherClusterListener(Listeners listeners) {
+		return new OtherClusterListener(listeners);
+	}
+
+	static class OtherClusterListener {
+
+		private final Listeners listeners;
+
+		OtherClusterListener(Listeners listeners) {
+			this.listeners = listeners;
+		}
+
+		@KafkaListener(id = "elsewhere", topics = "${test.other-topic}", groupId = "${test.group}-elsewhere",
+				properties = "bootstrap.servers=${test.other-cluster}")
+		void elsewhere(ConsumerRecord<byte[], byte[]> record) {
+			this.listeners.received("elsewhere", record);
+		}
+
 	}
 
 	static class MisroutedListener {
