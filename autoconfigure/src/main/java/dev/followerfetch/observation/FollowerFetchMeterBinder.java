@@ -28,7 +28,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 
 /**
  * Meters over the {@link ReadLocalityMonitor}'s snapshot: partitions read in and out of
- * zone per listener, bytes received from each side, and the rack in use. Meters of a
+ * zone per listener, bytes received from each side, the rack in use and the state. Meters of a
  * listener are registered when the listener first appears in a snapshot.
  *
  * @author follower-fetch authors
@@ -56,6 +56,12 @@ final class FollowerFetchMeterBinder implements MeterBinder {
 				.description("The rack (zone) this application reads as, with where it came from")
 				.tags("rack", rack, "source", this.detectedRack.source().orElse("unknown"))
 				.register(registry));
+		for (FollowerFetchState state : FollowerFetchState.values()) {
+			Gauge.builder("follower.fetch.state", this.monitor, (monitor) -> (monitor.snapshot().state() == state) ? 1 : 0)
+				.description("1 for the state follower fetching is in, 0 for the others")
+				.tags("state", state.name(), "degraded", String.valueOf(state.isDegraded()))
+				.register(registry);
+		}
 		bindListeners(this.monitor.snapshot());
 	}
 

@@ -54,7 +54,10 @@ import org.springframework.kafka.listener.MessageListenerContainer;
  * Keeps a {@link FollowerFetchSnapshot} fresh in the background: every refresh reads the
  * listener containers' own client metrics (preferred read replica per partition, bytes
  * per broker) and the cluster's facts (broker racks, replica selectors, partition
- * placement), and derives where each listener reads from. Nothing here runs on a request
+ * placement), and derives where each listener reads from. A partition counts once its
+ * consumer has processed a fetch answer for it (its {@code records-lag} metric exists):
+ * the read-replica gauge says -1 from the assignment on, before the leader has named a
+ * follower. Nothing here runs on a request
  * thread; readers get the last snapshot.
  *
  * @author follower-fetch authors
@@ -229,14 +232,19 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 		Collection<TopicPartition> assigned = assigned(container);
 		Map<String, Map<MetricName, ? extends Metric>> metrics = metrics(container);
 		Map<TopicPartition, Integer> readReplica = new HashMap<>();
+		Set<TopicPartition> answered = new HashSet<>();
 		metrics.forEach((clientId, clientMetrics) -> clientMetrics.forEach((name, metric) -> {
-			if (name.group().equals(FETCH_GROUP) && name.name().equals("preferred-read-replica")
-					&& name.tags().containsKey("topic") && name.tags().containsKey("partition")) {
-				TopicPartition tp = new TopicPartition(name.tags().get("topic"),
-						Integer.parseInt(name.tags().get("partition")));
-				if (metric.metricValue() instanceof Number value) {
-					readReplica.put(tp, value.intValue());
-				}
+			if (!name.group().equals(FETCH_GROUP) || !name.tags().containsKey("topic")
+					|| !name.tags().containsKey("partition")) {
+				return;
+			}
+			TopicPartition tp = new TopicPartition(name.tags().get("topic"),
+					Integer.parseInt(name.tags().get("partition")));
+			if (name.name().equals("preferred-read-replica") && metric.metricValue() instanceof Number value) {
+				readReplica.put(tp, value.intValue());
+			}
+			else if (name.name().equals("records-lag")) {
+				answered.add(tp);
 			}
 		}));
 		int local = 0;
@@ -255,7 +263,7 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 			if (policy == Policy.LOCALITY && placement != null && !inZoneIsr) {
 				gaps.add(tp.toString());
 			}
-			if (replica == null || placement == null) {
+			if (replica == null || placement == null || !answered.contains(tp)) {
 				continue;
 			}
 			fetched = true;

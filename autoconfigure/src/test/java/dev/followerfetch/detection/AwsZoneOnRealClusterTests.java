@@ -16,6 +16,7 @@
 package dev.followerfetch.detection;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -112,6 +113,7 @@ class AwsZoneOnRealClusterTests {
 					"spring.kafka.consumer.key-deserializer=" + ByteArrayDeserializer.class.getName(),
 					"spring.kafka.consumer.value-deserializer=" + ByteArrayDeserializer.class.getName(),
 					"follower-fetch.detection.order=aws", "follower-fetch.detection.aws.endpoint=" + imds.uri(),
+					"follower-fetch.detection.timeout=10s", "follower-fetch.detection.broker-timeout=30s",
 					"test.group=" + UUID.randomUUID())
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
@@ -123,7 +125,7 @@ class AwsZoneOnRealClusterTests {
 					.containsEntry(ConsumerConfig.CLIENT_RACK_CONFIG, zone);
 				Listeners listeners = context.getBean(Listeners.class);
 				listeners.awaitReceived("reader", RECORDS);
-				ConsumerReadStats stats = await().until(
+				ConsumerReadStats stats = await().atMost(Duration.ofSeconds(60)).until(
 						() -> ConsumerReadStats.ofClients(Listeners.metrics(context, "reader")),
 						(candidate) -> candidate.preferredReadReplicas().size() == assignment.size());
 				int local = cluster.brokerId(zone);

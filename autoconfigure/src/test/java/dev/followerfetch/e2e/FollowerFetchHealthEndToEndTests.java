@@ -25,7 +25,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Predicate;
 
+import dev.followerfetch.observation.FollowerFetchState;
 import dev.followerfetch.test.MultiZoneKafkaExtension;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -54,6 +56,8 @@ class FollowerFetchHealthEndToEndTests {
 
 	private static final int RECORDS = 300;
 
+	private static final Duration TIMEOUT = Duration.ofSeconds(60);
+
 	@RegisterExtension
 	static final MultiZoneKafkaExtension kafka = MultiZoneKafkaExtension.withZones("az-a", "az-b", "az-c");
 
@@ -78,7 +82,8 @@ class FollowerFetchHealthEndToEndTests {
 	void whenEveryPartitionIsReadInZoneTheStateIsActiveWithCountsPerListener() throws Exception {
 		ConfigurableApplicationContext context = start("orders", "follower-fetch.rack=az-b");
 		consumeAll(context);
-		Map<String, Object> health = awaitHealth(context, "ACTIVE", 200);
+		Map<String, Object> health = awaitHealth(context, "ACTIVE", 200,
+				(details) -> reads(details, "analytics", 6, 0) && reads(details, "payments", 2, 4));
 		assertThat(health).containsEntry("status", "UP");
 		Map<String, Object> details = details(health);
 		assertThat(details).containsEntry("rack", "az-b")
@@ -99,9 +104,9 @@ class FollowerFetchHealthEndToEndTests {
 	void theMetersSayWhatLocalityListenersSaveAndWhatFreshnessListenersCost() throws Exception {
 		ConfigurableApplicationContext context = start("orders", "follower-fetch.rack=az-b");
 		consumeAll(context);
-		awaitHealth(context, "ACTIVE", 200);
+		awaitHealth(context, "ACTIVE", 200, (details) -> reads(details, "analytics", 6, 0));
 		MeterRegistry registry = context.getBean(MeterRegistry.class);
-		await().untilAsserted(() -> {
+		await().atMost(TIMEOUT).untilAsserted(() -> {
 			double analyticsLocal = bytes(registry, "analytics", "local");
 			double analyticsRemote = bytes(registry, "analytics", "remote");
 			assertThat(analyticsLocal).isGreaterThan(RECORDS * 1024);
@@ -109,22 +114,38 @@ class FollowerFetchHealthEndToEndTests {
 			double paymentsLocal = bytes(registry, "payments", "local");
 			double paymentsRemote = bytes(registry, "payments", "remote");
 			assertThat(paymentsRemote / (paymentsLocal + paymentsRemote)).isBetween(0.5, 0.8);
+			assertThat(registry.get("follower.fetch.partitions")
+				.tags("listener", "analytics", "policy", "locality", "zone", "local")
+				.gauge()
+				.value()).isEqualTo(6);
 		});
-		assertThat(registry.get("follower.fetch.partitions")
-			.tags("listener", "analytics", "policy", "locality", "zone", "local")
-			.gauge()
-			.value()).isEqualTo(6);
 		Gauge rack = registry.get("follower.fetch.rack").gauge();
 		assertThat(rack.getId().getTag("rack")).isEqualTo("az-b");
 		assertThat(rack.getId().getTag("source")).isEqualTo("property:follower-fetch.rack");
 		assertThat(rack.value()).isEqualTo(1);
+		assertThat(registry.get("follower.fetch.state").gauges()).hasSize(FollowerFetchState.values().length)
+			.allSatisfy((state) -> assertThat(state.value())
+				.isEqualTo(state.getId().getTag("state").equals("ACTIVE") ? 1 : 0));
+	}
+
+	@Test
+	void theStateMeterFollowsADegradedState() throws Exception {
+		ConfigurableApplicationContext context = start("orders", "follower-fetch.rack=az-x");
+		awaitHealth(context, "RACK_MISMATCH", 200);
+		MeterRegistry registry = context.getBean(MeterRegistry.class);
+		assertThat(registry.get("follower.fetch.state")
+			.tags("state", "RACK_MISMATCH", "degraded", "true")
+			.gauge()
+			.value()).isEqualTo(1);
+		assertThat(registry.get("follower.fetch.state").tags("state", "ACTIVE").gauge().value()).isZero();
 	}
 
 	@Test
 	void aPartitionWithoutAnInZoneReplicaMakesTheStatePartialAndIsListed() throws Exception {
 		ConfigurableApplicationContext context = start("clicks", "follower-fetch.rack=az-b");
 		consumeAll(context);
-		Map<String, Object> health = awaitHealth(context, "PARTIAL", 200);
+		Map<String, Object> health = awaitHealth(context, "PARTIAL", 200,
+				(details) -> reads(details, "analytics", 4, 2));
 		assertThat(health).containsEntry("status", "UP");
 		assertThat(listener(details(health), "analytics")).containsEntry("placementGaps",
 				List.of("clicks-2", "clicks-5"));
@@ -165,7 +186,10 @@ class FollowerFetchHealthEndToEndTests {
 				"follower-fetch.observation.fallback-grace=0s");
 		consumeAll(context);
 		context.getBean(Listeners.class).awaitReceived("misrouted", RECORDS);
-		Map<String, Object> health = awaitHealth(context, "FALLBACK", 200);
+		Map<String, Object> health = awaitHealth(context, "FALLBACK", 200,
+				(details) -> reads(details, "misrouted", 0, 6)
+						&& listener(details, "misrouted").get("fallbackPartitions") instanceof List<?> fallback
+						&& fallback.size() == 6);
 		assertThat(health).containsEntry("status", "UNKNOWN");
 		Map<String, Object> misrouted = listener(details(health), "misrouted");
 		assertThat(misrouted).containsEntry("policy", "LOCALITY").containsEntry("crossZonePartitions", 6);
@@ -178,9 +202,9 @@ class FollowerFetchHealthEndToEndTests {
 				"follower-fetch.observation.fallback-grace=10m");
 		consumeAll(context);
 		context.getBean(Listeners.class).awaitReceived("misrouted", RECORDS);
-		await().untilAsserted(() -> assertThat(listener(details(awaitHealth(context, "ACTIVE", 200)), "misrouted"))
-			.containsEntry("crossZonePartitions", 6)
-			.doesNotContainKey("fallbackPartitions"));
+		Map<String, Object> health = awaitHealth(context, "ACTIVE", 200,
+				(details) -> reads(details, "misrouted", 0, 6));
+		assertThat(listener(details(health), "misrouted")).doesNotContainKey("fallbackPartitions");
 	}
 
 	private ConfigurableApplicationContext start(String topic, String... properties) {
@@ -208,15 +232,31 @@ class FollowerFetchHealthEndToEndTests {
 	}
 
 	private Map<String, Object> awaitHealth(ConfigurableApplicationContext context, String state, int httpStatus) {
+		return awaitHealth(context, state, httpStatus, (details) -> true);
+	}
+
+	/**
+	 * Wait for a health answer in the given state whose details also satisfy what the test
+	 * asserts: a snapshot can be in the state before every partition has been read.
+	 */
+	private Map<String, Object> awaitHealth(ConfigurableApplicationContext context, String state, int httpStatus,
+			Predicate<Map<String, Object>> details) {
 		int port = ((WebServerApplicationContext) context).getWebServer().getPort();
 		URI uri = URI.create("http://127.0.0.1:" + port + "/actuator/health/followerFetch");
-		return await("followerFetch state " + state).atMost(Duration.ofSeconds(30)).until(() -> {
+		return await("followerFetch state " + state).atMost(TIMEOUT).until(() -> {
 			HttpResponse<String> response = this.http.send(HttpRequest.newBuilder(uri).build(),
 					HttpResponse.BodyHandlers.ofString());
 			Map<String, Object> health = JsonParserFactory.getJsonParser().parseMap(response.body());
 			health.put("httpStatus", response.statusCode());
 			return health;
-		}, (health) -> state.equals(details(health).get("state")) && health.get("httpStatus").equals(httpStatus));
+		}, (health) -> state.equals(details(health).get("state")) && health.get("httpStatus").equals(httpStatus)
+				&& details.test(details(health)));
+	}
+
+	private static boolean reads(Map<String, Object> details, String listenerId, int zoneLocal, int crossZone) {
+		Map<String, Object> reads = listener(details, listenerId);
+		return reads != null && Integer.valueOf(zoneLocal).equals(reads.get("zoneLocalPartitions"))
+				&& Integer.valueOf(crossZone).equals(reads.get("crossZonePartitions"));
 	}
 
 	@SuppressWarnings("unchecked")

@@ -15,6 +15,7 @@
  */
 package dev.followerfetch.e2e;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -160,7 +161,7 @@ class FollowerReadsEndToEndTests {
 		Listeners listeners = context.getBean(Listeners.class);
 		listeners.awaitReceived(listenerId, RECORDS);
 		assertThat(listeners.received(listenerId)).isEqualTo(RECORDS);
-		await("a read replica reported for every partition of " + listenerId)
+		await("a read replica reported for every partition of " + listenerId).atMost(Duration.ofSeconds(60))
 			.until(() -> ConsumerReadStats.ofClients(Listeners.metrics(context, listenerId))
 				.preferredReadReplicas()
 				.size() >= 6);

@@ -15,6 +15,7 @@
  */
 package dev.followerfetch.e2e;
 
+import java.time.Duration;
 import java.util.UUID;
 
 import dev.followerfetch.test.MultiZoneKafkaExtension;
@@ -63,7 +64,7 @@ class SelectorDisabledEndToEndTests {
 			.run()) {
 			context.getBean(Listeners.class).awaitReceived("analytics", 30);
 			ReadLocalityMonitor monitor = context.getBean(ReadLocalityMonitor.class);
-			FollowerFetchSnapshot snapshot = await().until(monitor::snapshot,
+			FollowerFetchSnapshot snapshot = await().atMost(Duration.ofSeconds(60)).until(monitor::refresh,
 					(candidate) -> candidate.state() == FollowerFetchState.SELECTOR_DISABLED
 							&& readPartitions(candidate.listeners().get("analytics")) == 3);
 			assertThat(snapshot.selector()).isEqualTo("default (LeaderSelector) on brokers [0, 1, 2]");

@@ -40,6 +40,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 import kafka.server.BrokerServer;
 import kafka.server.InitialFetchState;
@@ -265,7 +266,7 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 	/**
 	 * Stop one broker as a rolling restart does: a controlled shutdown that moves the
 	 * leadership of its partitions to other replicas and takes it out of every ISR. Return
-	 * once it has stopped and the cluster metadata no longer lists it. Its data stays, so
+	 * once it has stopped and neither an Admin client nor any running broker lists it. Its data stays, so
 	 * {@link #startBroker(int)} brings it back. Broker 0 shares its node with the only
 	 * controller: stop another broker where possible (only brokers 1 and 2 are tested).
 	 * @param brokerId a broker id of this cluster
@@ -279,7 +280,10 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 		await("broker " + brokerId + " gone from the cluster metadata").atMost(this.timeout)
 			.pollDelay(Duration.ZERO)
 			.pollInterval(Duration.ofMillis(50))
-			.until(() -> !liveBrokerIds().contains(brokerId));
+			.until(() -> !liveBrokerIds().contains(brokerId) && runningBrokers().allMatch((running) -> running
+				.metadataCache()
+				.getAliveBrokerNode(brokerId, running.config().interBrokerListenerName())
+				.isEmpty()));
 	}
 
 	/**
@@ -445,6 +449,10 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 				}
 			}
 		}
+	}
+
+	private Stream<BrokerServer> runningBrokers() {
+		return this.testKit.brokers().values().stream().filter((broker) -> broker.brokerState() == BrokerState.RUNNING);
 	}
 
 	private BrokerServer broker(int brokerId) {
