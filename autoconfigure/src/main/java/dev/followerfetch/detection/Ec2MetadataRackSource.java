@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 
 import dev.followerfetch.detection.MetadataHttpClient.MetadataException;
 
@@ -39,6 +40,10 @@ final class Ec2MetadataRackSource extends MetadataRackSource {
 	static final URI DEFAULT_IPV6_ENDPOINT = URI.create("http://[fd00:ec2::254]");
 
 	static final String TOKEN_TTL_SECONDS = "60";
+
+	static final int MAX_TOKEN_LENGTH = 1024;
+
+	private static final Pattern TOKEN = Pattern.compile("[\\x21-\\x7e]{1," + MAX_TOKEN_LENGTH + "}");
 
 	private final URI endpoint;
 
@@ -64,8 +69,13 @@ final class Ec2MetadataRackSource extends MetadataRackSource {
 		Map<String, String> headers = Map.of();
 		String tokenFailure = null;
 		try {
-			String token = this.client.fetch("PUT", base.resolve("/latest/api/token"),
+			URI tokenUri = base.resolve("/latest/api/token");
+			String token = this.client.fetch("PUT", tokenUri,
 					Map.of("X-aws-ec2-metadata-token-ttl-seconds", TOKEN_TTL_SECONDS), timeout.dividedBy(2)).strip();
+			if (!TOKEN.matcher(token).matches()) {
+				throw new MetadataException(tokenUri + " answered a token that is not 1 to " + MAX_TOKEN_LENGTH
+						+ " printable ASCII characters");
+			}
 			headers = Map.of("X-aws-ec2-metadata-token", token);
 		}
 		catch (MetadataException ex) {

@@ -75,6 +75,26 @@ class Ec2MetadataRackSourceTests {
 	}
 
 	@Test
+	void tokenThatIsNotPrintableAsciiIsNotSentAndImdsV1Answers() throws Exception {
+		this.stub.imds(ImdsMode.V1_ALLOWED, "us-east-1b", "use1-az2")
+			.route(MetadataStubServer.TOKEN_PATH, MetadataStubServer.answer(200, "<html>\n\u001b[31mtoken</html>"));
+		RackLookup lookup = source(ZoneFormat.AUTO).lookup(TIMEOUT);
+		assertThat(lookup.candidates()).extracting(RackCandidate::rack).containsExactly("use1-az2", "us-east-1b");
+		assertThat(this.stub.requests()).filteredOn((request) -> request.method().equals("GET"))
+			.hasSize(2)
+			.allSatisfy((get) -> assertThat(get.header(MetadataStubServer.TOKEN_HEADER)).isNull());
+	}
+
+	@Test
+	void tokenThatIsNotPrintableAsciiIsReportedByItsUrlAndNotEchoed() {
+		this.stub.route(MetadataStubServer.TOKEN_PATH, MetadataStubServer.answer(200, "<html>\n\u001b[31mtoken</html>"));
+		assertThatExceptionOfType(MetadataException.class).isThrownBy(() -> source(ZoneFormat.AUTO).lookup(TIMEOUT))
+			.withMessageStartingWith("IMDSv2 token: " + this.stub.uri(MetadataStubServer.TOKEN_PATH)
+					+ " answered a token that is not 1 to 1024 printable ASCII characters; IMDSv1: ")
+			.withMessageNotContaining("token</html>");
+	}
+
+	@Test
 	void zoneFormatIdAndAutoOfferTheAzIdFirst() throws Exception {
 		this.stub.imds(ImdsMode.V2_REQUIRED, "us-east-1b", "use1-az2");
 		assertThat(source(ZoneFormat.ID).lookup(TIMEOUT).candidates()).extracting(RackCandidate::attribute)

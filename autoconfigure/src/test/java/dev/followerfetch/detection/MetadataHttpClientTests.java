@@ -181,6 +181,45 @@ class MetadataHttpClientTests {
 	}
 
 	@Test
+	void bodyCutShortOfItsDeclaredLengthIsRejectedNamingTheUrl() throws Exception {
+		try (RawLoopbackServer server = RawLoopbackServer
+			.answering("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nuse1-a")) {
+			URI uri = server.uri().resolve("/value");
+			assertThatExceptionOfType(MetadataException.class)
+				.isThrownBy(() -> this.client.fetch("GET", uri, Map.of(), TIMEOUT))
+				.withMessage(uri + " closed the connection after 6 of 10 body bytes");
+		}
+	}
+
+	@Test
+	void chunkedBodyIsReassembledAfterAnInterimResponse() throws Exception {
+		try (RawLoopbackServer server = RawLoopbackServer.answering("HTTP/1.1 100 Continue\r\n\r\n"
+				+ "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nuse1\r\n4;note=x\r\n-az2\r\n0\r\n\r\n")) {
+			assertThat(this.client.fetch("GET", server.uri().resolve("/value"), Map.of(), TIMEOUT))
+				.isEqualTo("use1-az2");
+		}
+	}
+
+	@Test
+	void chunkedBodyLargerThanTheCapIsRejectedWhileReading() {
+		this.stub.route("/value", this.stub.huge(1024L * 1024 * 1024));
+		URI uri = this.stub.uri("/value");
+		assertThatExceptionOfType(MetadataException.class)
+			.isThrownBy(() -> this.client.fetch("GET", uri, Map.of(), TIMEOUT))
+			.withMessage(uri + " sent a body larger than 65536 bytes");
+	}
+
+	@Test
+	void headerValueWithALineBreakIsNotSentAndNotEchoed() {
+		this.stub.route("/value", MetadataStubServer.answer(200, "us-east-1b"));
+		URI uri = this.stub.uri("/value");
+		assertThatExceptionOfType(MetadataException.class)
+			.isThrownBy(() -> this.client.fetch("GET", uri, Map.of("X-Token", "secret\r\nX-Injected: 1"), TIMEOUT))
+			.withMessage(uri + " was not asked: header \"X-Token\" has a character that is not allowed in a header");
+		assertThat(this.stub.requests()).isEmpty();
+	}
+
+	@Test
 	void refusedConnectionFailsAtOnceNamingTheUrl() throws Exception {
 		URI uri = RawLoopbackServer.refusingUri().resolve("/value");
 		long start = System.nanoTime();

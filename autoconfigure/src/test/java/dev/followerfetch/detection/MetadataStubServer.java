@@ -33,6 +33,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -77,6 +79,12 @@ final class MetadataStubServer implements AutoCloseable {
 	private final List<RecordedRequest> requests = new CopyOnWriteArrayList<>();
 
 	private final Set<String> validTokens = ConcurrentHashMap.newKeySet();
+
+	private final AtomicLong bytesStreamed = new AtomicLong();
+
+	private final AtomicInteger openStreams = new AtomicInteger();
+
+	private volatile Responder fallback;
 
 	private MetadataStubServer() throws IOException {
 		this.executor = Executors.newCachedThreadPool((runnable) -> {
@@ -124,6 +132,41 @@ final class MetadataStubServer implements AutoCloseable {
 	MetadataStubServer route(String path, Responder responder) {
 		this.routes.put(path, responder);
 		return this;
+	}
+
+	/**
+	 * Answer requests for every path that has no route of its own with the given
+	 * responder, instead of 404.
+	 * @param responder what to answer
+	 * @return this stub
+	 */
+	MetadataStubServer fallback(Responder responder) {
+		this.fallback = responder;
+		return this;
+	}
+
+	/**
+	 * Every IMDS token this stub has issued, expired or not.
+	 * @return the tokens
+	 */
+	Set<String> issuedTokens() {
+		return Set.copyOf(this.validTokens);
+	}
+
+	/**
+	 * How many body bytes the {@link #huge(long) huge} responders have written so far.
+	 * @return the count
+	 */
+	long bytesStreamed() {
+		return this.bytesStreamed.get();
+	}
+
+	/**
+	 * How many {@link #huge(long) huge} bodies are still being written.
+	 * @return the count
+	 */
+	int openStreams() {
+		return this.openStreams.get();
 	}
 
 	/**
@@ -256,12 +299,12 @@ final class MetadataStubServer implements AutoCloseable {
 
 	private void handle(HttpExchange exchange) throws IOException {
 		try (exchange) {
-			exchange.getRequestBody().readAllBytes();
+			byte[] body = exchange.getRequestBody().readAllBytes();
 			Map<String, List<String>> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
 			exchange.getRequestHeaders().forEach((name, values) -> headers.put(name, List.copyOf(values)));
 			this.requests.add(new RecordedRequest(exchange.getRequestMethod(), exchange.getRequestURI().getRawPath(),
-					exchange.getRequestURI().getRawQuery(), headers));
-			Responder responder = this.routes.get(exchange.getRequestURI().getRawPath());
+					exchange.getRequestURI().getRawQuery(), headers, body));
+			Responder responder = this.routes.getOrDefault(exchange.getRequestURI().getRawPath(), this.fallback);
 			if (responder == null) {
 				send(exchange, 404, "Not Found");
 				return;
@@ -375,6 +418,19 @@ final class MetadataStubServer implements AutoCloseable {
 	}
 
 	/**
+	 * Answer with the {@code Metadata-Flavor: Google} header, so that the GCP source reads
+	 * the body too, and then as the given responder does.
+	 * @param then what to answer
+	 * @return the responder
+	 */
+	static Responder flavored(Responder then) {
+		return (exchange) -> {
+			exchange.getResponseHeaders().set("Metadata-Flavor", "Google");
+			then.respond(exchange);
+		};
+	}
+
+	/**
 	 * Answer with a redirect.
 	 * @param status the redirect status
 	 * @param location where to
@@ -444,6 +500,35 @@ final class MetadataStubServer implements AutoCloseable {
 	}
 
 	/**
+	 * Answer 200 with the {@code Metadata-Flavor: Google} header and a chunked body of
+	 * {@code length} bytes, which declares no length up front, streamed from one small
+	 * buffer until it is all written or the client hangs up: the stub never holds more than
+	 * that buffer, however large the length.
+	 * @param length the body length, gigabytes if need be
+	 * @return the responder
+	 */
+	Responder huge(long length) {
+		byte[] chunk = "use1-az2 ".repeat(1024).getBytes(StandardCharsets.US_ASCII);
+		return (exchange) -> {
+			this.openStreams.incrementAndGet();
+			try (OutputStream out = exchange.getResponseBody()) {
+				exchange.getResponseHeaders().set("Metadata-Flavor", "Google");
+				exchange.sendResponseHeaders(200, 0);
+				long left = length;
+				while (left > 0 && this.closed.getCount() > 0) {
+					int size = (int) Math.min(chunk.length, left);
+					out.write(chunk, 0, size);
+					this.bytesStreamed.addAndGet(size);
+					left -= size;
+				}
+			}
+			finally {
+				this.openStreams.decrementAndGet();
+			}
+		};
+	}
+
+	/**
 	 * How the IMDS stub treats session tokens.
 	 */
 	enum ImdsMode {
@@ -488,8 +573,10 @@ final class MetadataStubServer implements AutoCloseable {
 	 * @param path the raw path
 	 * @param query the raw query, or {@code null}
 	 * @param headers the headers, names case-insensitive
+	 * @param body the request body, empty if there was none
 	 */
-	record RecordedRequest(String method, String path, String query, Map<String, List<String>> headers) {
+	record RecordedRequest(String method, String path, String query, Map<String, List<String>> headers,
+			byte[] body) {
 
 		String header(String name) {
 			List<String> values = this.headers.get(name);
@@ -498,7 +585,8 @@ final class MetadataStubServer implements AutoCloseable {
 
 		@Override
 		public String toString() {
-			return this.method + " " + this.path + ((this.query != null) ? "?" + this.query : "") + " " + this.headers;
+			return this.method + " " + this.path + ((this.query != null) ? "?" + this.query : "") + " " + this.headers
+					+ ((this.body.length > 0) ? " and a body of " + this.body.length + " bytes" : "");
 		}
 
 	}

@@ -109,8 +109,9 @@ class RackDetectorTests {
 	@Test
 	void remoteSourcesShareOneBudgetAndAreProbedConcurrently() throws Exception {
 		Duration budget = Duration.ofMillis(800);
-		this.stub.route(MetadataStubServer.GCP_ZONE_PATH,
-				this.stub.delayed(Duration.ofMillis(500), flavored("projects/123456/zones/us-central1-b")));
+		MetadataStubServer.Responder zone = MetadataStubServer
+			.flavored(MetadataStubServer.answer(200, "projects/123456/zones/us-central1-b"));
+		this.stub.route(MetadataStubServer.GCP_ZONE_PATH, this.stub.delayed(Duration.ofMillis(500), zone));
 		try (RawLoopbackServer hanging = RawLoopbackServer.holding()) {
 			long start = System.nanoTime();
 			DetectedRack detected = detect(budget, aws(hanging.uri()), gcp(this.stub.uri()));
@@ -284,13 +285,6 @@ class RackDetectorTests {
 			.gcp("projects/123456/zones/us-central1-b")
 			.azure("2", "eastus")
 			.ecs("us-east-1a");
-	}
-
-	private static MetadataStubServer.Responder flavored(String body) {
-		return (exchange) -> {
-			exchange.getResponseHeaders().set("Metadata-Flavor", "Google");
-			MetadataStubServer.answer(200, body).respond(exchange);
-		};
 	}
 
 	static DetectedRack detect(Duration budget, RackSource... sources) {
