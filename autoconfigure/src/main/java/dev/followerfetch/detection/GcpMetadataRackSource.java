@@ -15,7 +15,11 @@
  */
 package dev.followerfetch.detection;
 
+import java.io.IOException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.Function;
@@ -25,15 +29,27 @@ import java.util.regex.Pattern;
 import dev.followerfetch.detection.MetadataHttpClient.MetadataException;
 import dev.followerfetch.detection.MetadataHttpClient.Response;
 
+import org.springframework.util.StringUtils;
+
 /**
  * Reads the zone from the GCP metadata server, which answers
  * {@code projects/<number>/zones/<zone>} to requests carrying {@code Metadata-Flavor: Google}.
+ * <p>
+ * The default endpoint is a host name, and a name lookup cannot be bounded or
+ * interrupted. On a machine whose firmware says it is not a Google Compute Engine VM
+ * ({@code /sys/class/dmi/id/product_name}, as Google's own client libraries check), the
+ * default endpoint is not asked at all. A configured endpoint or {@code GCE_METADATA_HOST}
+ * always is.
  *
  * @author follower-fetch authors
  */
 final class GcpMetadataRackSource extends MetadataRackSource {
 
 	static final URI DEFAULT_ENDPOINT = URI.create("http://metadata.google.internal");
+
+	static final Path PRODUCT_NAME = Path.of("/sys/class/dmi/id/product_name");
+
+	private static final String HOST_VARIABLE = "GCE_METADATA_HOST";
 
 	private static final String FLAVOR = "Metadata-Flavor";
 
@@ -43,17 +59,34 @@ final class GcpMetadataRackSource extends MetadataRackSource {
 
 	private final Function<String, String> environment;
 
+	private final Path productName;
+
 	GcpMetadataRackSource(MetadataHttpClient client, boolean enabled, URI endpoint,
 			Function<String, String> environment) {
+		this(client, enabled, endpoint, environment, PRODUCT_NAME);
+	}
+
+	GcpMetadataRackSource(MetadataHttpClient client, boolean enabled, URI endpoint,
+			Function<String, String> environment, Path productName) {
 		super("gcp", client, enabled);
 		this.endpoint = endpoint;
 		this.environment = environment;
+		this.productName = productName;
 	}
 
 	@Override
 	RackLookup query(Duration timeout) throws MetadataException {
-		URI uri = MetadataEndpoints.resolve(this.endpoint, "GCE_METADATA_HOST", this.environment, DEFAULT_ENDPOINT)
-			.resolve("/computeMetadata/v1/instance/zone");
+		URI base = MetadataEndpoints.resolve(this.endpoint, HOST_VARIABLE, this.environment, DEFAULT_ENDPOINT);
+		boolean chosenByUser = this.endpoint != null
+				|| StringUtils.hasText(MetadataEndpoints.variable(this.environment, HOST_VARIABLE));
+		if (!chosenByUser) {
+			String product = productName(this.productName);
+			if (product != null && !product.contains("Google")) {
+				return RackLookup.notFound("not a Google Compute Engine VM (" + this.productName + " is "
+						+ RackValues.quote(product) + "), so " + DEFAULT_ENDPOINT + " was not asked");
+			}
+		}
+		URI uri = base.resolve("/computeMetadata/v1/instance/zone");
 		Response response = this.client.send("GET", uri, Map.of(FLAVOR, "Google"), timeout);
 		if (!response.isOk()) {
 			throw new MetadataException(response.describeStatus(uri));
@@ -67,6 +100,24 @@ final class GcpMetadataRackSource extends MetadataRackSource {
 					+ ", not projects/<number>/zones/<zone>");
 		}
 		return RackLookup.found("zone", zone);
+	}
+
+	/**
+	 * The product name the machine's firmware reports.
+	 * @param file the DMI product name file
+	 * @return the product name, or {@code null} when the file cannot be read (not Linux, or
+	 * a sandbox that hides it)
+	 */
+	static String productName(Path file) {
+		try {
+			if (!Files.isRegularFile(file) || Files.size(file) > 256) {
+				return null;
+			}
+			return Files.readString(file, StandardCharsets.ISO_8859_1).strip();
+		}
+		catch (IOException | RuntimeException ex) {
+			return null;
+		}
 	}
 
 	/**

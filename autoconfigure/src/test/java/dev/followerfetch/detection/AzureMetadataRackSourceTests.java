@@ -41,7 +41,7 @@ class AzureMetadataRackSourceTests {
 
 	private static final Duration TIMEOUT = Duration.ofSeconds(2);
 
-	private static final Duration MARGIN = Duration.ofMillis(700);
+	private static final Duration MARGIN = Duration.ofSeconds(2);
 
 	private static final String QUERY = "?api-version=2021-02-01&format=text";
 

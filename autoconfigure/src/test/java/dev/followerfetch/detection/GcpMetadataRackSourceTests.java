@@ -17,6 +17,8 @@ package dev.followerfetch.detection;
 
 import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.Function;
@@ -25,6 +27,7 @@ import dev.followerfetch.detection.MetadataHttpClient.MetadataException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -41,7 +44,7 @@ class GcpMetadataRackSourceTests {
 
 	private static final Duration TIMEOUT = Duration.ofSeconds(2);
 
-	private static final Duration MARGIN = Duration.ofMillis(700);
+	private static final Duration MARGIN = Duration.ofSeconds(2);
 
 	private static final Function<String, String> NO_ENVIRONMENT = (name) -> null;
 
@@ -162,6 +165,38 @@ class GcpMetadataRackSourceTests {
 		assertThat(MetadataEndpoints.resolve(null, "GCE_METADATA_HOST", NO_ENVIRONMENT,
 				GcpMetadataRackSource.DEFAULT_ENDPOINT))
 			.isEqualTo(URI.create("http://metadata.google.internal"));
+	}
+
+	@Test
+	void defaultEndpointIsNotAskedOnAMachineWhoseFirmwareSaysItIsNoGoogleVm(@TempDir Path dmi) throws Exception {
+		Path productName = Files.writeString(dmi.resolve("product_name"), "Standard PC (Q35 + ICH9, 2009)\n");
+		GcpMetadataRackSource source = new GcpMetadataRackSource(new MetadataHttpClient(), true, null, NO_ENVIRONMENT,
+				productName);
+		RackLookup lookup = source.lookup(TIMEOUT);
+		assertThat(lookup.isFound()).isFalse();
+		assertThat(lookup.reason()).isEqualTo("not a Google Compute Engine VM (" + productName
+				+ " is \"Standard PC (Q35 + ICH9, 2009)\"), so http://metadata.google.internal was not asked");
+	}
+
+	@Test
+	void firmwareOfAGoogleVmOrNoneAtAllLeavesTheDecisionToTheMetadataServer(@TempDir Path dmi) throws Exception {
+		Path google = Files.writeString(dmi.resolve("google"), "Google Compute Engine\n");
+		assertThat(GcpMetadataRackSource.productName(google)).isEqualTo("Google Compute Engine");
+		assertThat(GcpMetadataRackSource.productName(dmi.resolve("absent"))).isNull();
+		assertThat(GcpMetadataRackSource.productName(dmi)).isNull();
+	}
+
+	@Test
+	void endpointChosenByTheUserIsAskedWhateverTheFirmwareSays(@TempDir Path dmi) throws Exception {
+		this.stub.gcp("projects/123456/zones/europe-west4-a");
+		Path productName = Files.writeString(dmi.resolve("product_name"), "VirtualBox\n");
+		GcpMetadataRackSource configured = new GcpMetadataRackSource(new MetadataHttpClient(), true, this.stub.uri(),
+				NO_ENVIRONMENT, productName);
+		GcpMetadataRackSource fromVariable = new GcpMetadataRackSource(new MetadataHttpClient(), true, null,
+				Map.of("GCE_METADATA_HOST", this.stub.hostAndPort())::get, productName);
+		assertThat(configured.lookup(TIMEOUT).isFound()).isTrue();
+		assertThat(fromVariable.lookup(TIMEOUT).isFound()).isTrue();
+		assertThat(this.stub.requests()).hasSize(2);
 	}
 
 	@Test
