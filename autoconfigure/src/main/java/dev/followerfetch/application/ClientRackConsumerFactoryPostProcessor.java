@@ -28,8 +28,6 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 
-import org.springframework.beans.BeansException;
-import org.springframework.beans.DirectFieldAccessor;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
@@ -72,7 +70,7 @@ final class ClientRackConsumerFactoryPostProcessor implements BeanPostProcessor 
 					"ConsumerFactory of listener container factory '" + beanName + "'");
 		}
 		else if (bean instanceof AbstractMessageListenerContainer<?, ?> container
-				&& consumerFactory(container) instanceof ConsumerFactory<?, ?> consumerFactory) {
+				&& ListenerContainers.consumerFactory(container) instanceof ConsumerFactory<?, ?> consumerFactory) {
 			apply(consumerFactory, "ConsumerFactory of listener container '" + beanName + "'");
 		}
 		return bean;
@@ -161,19 +159,6 @@ final class ClientRackConsumerFactoryPostProcessor implements BeanPostProcessor 
 			.filter((rack) -> !rack.equals(explicit.toString()))
 			.map((rack) -> " (detected rack is " + rack + " from " + detected.source().orElse("?") + ")")
 			.orElse("");
-	}
-
-	/**
-	 * A container declared as a bean may hold a factory that is no bean; spring-kafka
-	 * keeps it in a protected field of its container base class and offers no getter.
-	 */
-	private static Object consumerFactory(AbstractMessageListenerContainer<?, ?> container) {
-		try {
-			return new DirectFieldAccessor(container).getPropertyValue("consumerFactory");
-		}
-		catch (BeansException ex) {
-			return null;
-		}
 	}
 
 	private static Map<String, Object> configs(ConsumerFactory<?, ?> consumerFactory) {

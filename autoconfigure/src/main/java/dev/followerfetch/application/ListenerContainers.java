@@ -17,12 +17,18 @@ package dev.followerfetch.application;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Map;
+import java.util.Properties;
 
+import org.springframework.beans.BeansException;
+import org.springframework.beans.DirectFieldAccessor;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
+import org.springframework.kafka.core.ConsumerFactory;
+import org.springframework.kafka.listener.AbstractMessageListenerContainer;
 import org.springframework.kafka.listener.MessageListenerContainer;
 
 /**
@@ -57,6 +63,50 @@ public final class ListenerContainers {
 			.values()
 			.forEach((container) -> containers.put(container, true));
 		return new ArrayList<>(containers.keySet());
+	}
+
+	/**
+	 * The configuration a container's consumers are created with: its consumer factory's,
+	 * overridden by the container's own consumer properties (those of a
+	 * {@code @KafkaListener}'s {@code properties} included).
+	 * @param container a listener container
+	 * @return the configuration, empty when the container exposes none of it
+	 */
+	public static Map<String, Object> consumerConfig(MessageListenerContainer container) {
+		Map<String, Object> config = new HashMap<>();
+		if (container instanceof AbstractMessageListenerContainer<?, ?> abstractContainer
+				&& consumerFactory(abstractContainer) instanceof ConsumerFactory<?, ?> consumerFactory) {
+			try {
+				config.putAll(consumerFactory.getConfigurationProperties());
+			}
+			catch (UnsupportedOperationException ex) {
+				// a factory that does not expose its configuration
+			}
+		}
+		try {
+			Properties overrides = container.getContainerProperties().getKafkaConsumerProperties();
+			overrides.forEach((name, value) -> config.put(name.toString(), value));
+			overrides.stringPropertyNames().forEach((name) -> config.put(name, overrides.getProperty(name)));
+		}
+		catch (UnsupportedOperationException ex) {
+			// a container that does not expose its properties
+		}
+		return config;
+	}
+
+	/**
+	 * A container may hold a consumer factory that is no bean; spring-kafka keeps it in a
+	 * protected field of its container base class and offers no getter.
+	 * @param container a listener container
+	 * @return its consumer factory, or {@code null}
+	 */
+	static Object consumerFactory(AbstractMessageListenerContainer<?, ?> container) {
+		try {
+			return new DirectFieldAccessor(container).getPropertyValue("consumerFactory");
+		}
+		catch (BeansException ex) {
+			return null;
+		}
 	}
 
 }

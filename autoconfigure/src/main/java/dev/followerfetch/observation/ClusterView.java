@@ -38,6 +38,11 @@ import org.apache.kafka.common.TopicPartition;
 record ClusterView(Map<Integer, String> brokerRacks, Map<Integer, Selector> selectors, String selectorProblem,
 		Map<TopicPartition, Placement> partitions, Map<String, String> topicProblems) {
 
+	/**
+	 * Nothing known yet.
+	 */
+	static final ClusterView UNKNOWN = new ClusterView(Map.of(), Map.of(), null, Map.of(), Map.of());
+
 	Set<String> racks() {
 		return this.brokerRacks.values().stream().filter((rack) -> rack != null).collect(Collectors.toSet());
 	}

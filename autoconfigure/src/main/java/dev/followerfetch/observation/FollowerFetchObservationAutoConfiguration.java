@@ -79,11 +79,12 @@ public final class FollowerFetchObservationAutoConfiguration {
 				throw new InvalidConfigurationPropertyValueException("follower-fetch.observation.max-listed-partitions",
 						observation.getMaxListedPartitions(), "Must be zero or more.");
 			}
-			ClusterInspector inspector = new ClusterInspector(() -> adminConfig(kafkaAdmin), observation.getTimeout());
+			ClusterInspectors inspectors = new ClusterInspectors(() -> adminConfig(kafkaAdmin),
+					observation.getTimeout());
 			MonitorSettings settings = new MonitorSettings(observation.getRefreshInterval(),
 					observation.getFallbackGrace(), observation.getTimeout(), observation.getMaxListedPartitions());
-			return new ReadLocalityMonitor(detectedRack::getObject, containers::all, policies, inspector, settings,
-					Clock.systemUTC());
+			return new ReadLocalityMonitor(detectedRack::getObject, containers::all, policies, inspectors,
+					ListenerContainers::consumerConfig, settings, Clock.systemUTC());
 		}
 
 		private static Map<String, Object> adminConfig(ObjectProvider<KafkaAdmin> kafkaAdmin) {

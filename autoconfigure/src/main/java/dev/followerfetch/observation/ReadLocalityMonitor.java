@@ -28,12 +28,14 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
@@ -76,7 +78,9 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 
 	private final ListenerPolicies policies;
 
-	private final ClusterInspector inspector;
+	private final ClusterInspectors inspectors;
+
+	private final Function<MessageListenerContainer, Map<String, Object>> consumerConfig;
 
 	private final MonitorSettings settings;
 
@@ -92,16 +96,19 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 
 	private volatile FollowerFetchSnapshot snapshot;
 
-	private ClusterView lastView;
+	private final Map<ClusterInspector, ClusterView> lastViews = new HashMap<>();
 
 	private volatile ScheduledExecutorService scheduler;
 
 	ReadLocalityMonitor(Supplier<DetectedRack> detectedRack, Supplier<Collection<MessageListenerContainer>> containers,
-			ListenerPolicies policies, ClusterInspector inspector, MonitorSettings settings, Clock clock) {
+			ListenerPolicies policies, ClusterInspectors inspectors,
+			Function<MessageListenerContainer, Map<String, Object>> consumerConfig, MonitorSettings settings,
+			Clock clock) {
 		this.detectedRack = detectedRack;
 		this.containers = containers;
 		this.policies = policies;
-		this.inspector = inspector;
+		this.inspectors = inspectors;
+		this.consumerConfig = consumerConfig;
 		this.settings = settings;
 		this.clock = clock;
 		this.snapshot = new FollowerFetchSnapshot(FollowerFetchState.STARTING, null, null, Set.of(), "unknown",
@@ -158,58 +165,95 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 					rack, source, Set.of(), "unknown", Map.of(), List.of("no listener container to observe"),
 					this.clock.instant());
 		}
-		Set<String> topics = new TreeSet<>();
-		all.forEach((container) -> assigned(container).forEach((tp) -> topics.add(tp.topic())));
-		ClusterView view;
-		try {
-			view = this.inspector.inspect(topics);
-			this.lastView = view;
-		}
-		catch (Exception ex) {
-			Throwable cause = (ex instanceof java.util.concurrent.ExecutionException && ex.getCause() != null)
-					? ex.getCause() : ex;
-			problems.add("brokers not reachable: " + ClusterInspector.describe(cause));
-			view = this.lastView;
-		}
-		if (view == null) {
+		Map<ClusterInspector, List<MessageListenerContainer>> byCluster = new LinkedHashMap<>();
+		all.forEach((container) -> byCluster
+			.computeIfAbsent(this.inspectors.forConsumers(this.consumerConfig.apply(container)),
+					(inspector) -> new ArrayList<>())
+			.add(container));
+		Map<ClusterInspector, ClusterView> views = new LinkedHashMap<>();
+		byCluster.forEach((inspector, containers) -> {
+			ClusterView view = inspect(inspector, containers, byCluster.size() > 1, problems);
+			if (view != null) {
+				views.put(inspector, view);
+			}
+		});
+		this.lastViews.keySet().retainAll(byCluster.keySet());
+		if (views.isEmpty()) {
 			return new FollowerFetchSnapshot((rack == null) ? FollowerFetchState.NO_RACK : FollowerFetchState.STARTING,
 					rack, source, Set.of(), "unknown", Map.of(), problems, this.clock.instant());
 		}
-		if (view.selectorProblem() != null) {
-			problems.add("replica.selector.class unknown: " + view.selectorProblem());
-		}
-		view.topicProblems()
-			.forEach((topic, problem) -> problems.add("topic " + topic + " not found on the cluster of the "
-					+ "application's KafkaAdmin, its partitions are not counted (a listener on another cluster?): "
-					+ problem));
 		Map<String, ListenerReads> listeners = new LinkedHashMap<>();
 		boolean anyFetched = false;
 		boolean anyLocalityAssigned = false;
-		for (MessageListenerContainer container : all) {
-			String id = container.getListenerId();
-			if (id == null) {
-				continue;
+		for (Map.Entry<ClusterInspector, List<MessageListenerContainer>> cluster : byCluster.entrySet()) {
+			ClusterView view = views.getOrDefault(cluster.getKey(), ClusterView.UNKNOWN);
+			for (MessageListenerContainer container : cluster.getValue()) {
+				String id = container.getListenerId();
+				if (id == null) {
+					continue;
+				}
+				Policy policy = this.policies.get(id)
+					.map(ListenerPolicy::policy)
+					.orElse(this.policies.defaultPolicy());
+				Reads reads = reads(id, policy, container, view, rack);
+				listeners.put(id, reads.summary());
+				anyFetched |= reads.fetched;
+				anyLocalityAssigned |= policy == Policy.LOCALITY && reads.summary().partitions() > 0;
 			}
-			Policy policy = this.policies.get(id).map(ListenerPolicy::policy).orElse(this.policies.defaultPolicy());
-			Reads reads = reads(id, policy, container, view, rack);
-			listeners.put(id, reads.summary());
-			anyFetched |= reads.fetched;
-			anyLocalityAssigned |= policy == Policy.LOCALITY && reads.summary().partitions() > 0;
 		}
-		FollowerFetchState state = state(rack, view, listeners, anyFetched, anyLocalityAssigned);
-		return new FollowerFetchSnapshot(state, rack, source, view.racks(), describeSelectors(view), listeners,
-				problems, this.clock.instant());
+		Set<String> racks = views.values()
+			.stream()
+			.flatMap((view) -> view.racks().stream())
+			.collect(Collectors.toCollection(TreeSet::new));
+		FollowerFetchState state = state(rack, views.values(), racks, listeners, anyFetched, anyLocalityAssigned);
+		return new FollowerFetchSnapshot(state, rack, source, racks, describeSelectors(views), listeners, problems,
+				this.clock.instant());
 	}
 
-	private FollowerFetchState state(String rack, ClusterView view, Map<String, ListenerReads> listeners,
-			boolean anyFetched, boolean anyLocalityAssigned) {
+	/**
+	 * Read one cluster's facts for the topics its listeners are assigned, or the last ones
+	 * read when the brokers do not answer.
+	 */
+	private ClusterView inspect(ClusterInspector inspector, List<MessageListenerContainer> containers,
+			boolean severalClusters, List<String> problems) {
+		String cluster = this.inspectors.clusterOf(inspector);
+		String of = (cluster != null) ? " of " + cluster : (severalClusters ? " of the application's KafkaAdmin" : "");
+		String brokers = "brokers" + of;
+		Set<String> topics = new TreeSet<>();
+		containers.forEach((container) -> assigned(container).forEach((tp) -> topics.add(tp.topic())));
+		ClusterView view;
+		try {
+			view = inspector.inspect(topics);
+			this.lastViews.put(inspector, view);
+		}
+		catch (Exception ex) {
+			Throwable cause = (ex instanceof ExecutionException && ex.getCause() != null) ? ex.getCause() : ex;
+			problems.add(brokers + " not reachable: " + ClusterInspector.describe(cause));
+			view = this.lastViews.get(inspector);
+		}
+		if (view == null) {
+			return null;
+		}
+		if (view.selectorProblem() != null) {
+			problems.add("replica.selector.class" + of + " unknown: " + view.selectorProblem());
+		}
+		view.topicProblems()
+			.forEach((topic, problem) -> problems.add("topic " + topic + " not found by the " + brokers
+					+ ", so its partitions are not counted: " + problem));
+		return view;
+	}
+
+	private FollowerFetchState state(String rack, Collection<ClusterView> views, Set<String> racks,
+			Map<String, ListenerReads> listeners, boolean anyFetched, boolean anyLocalityAssigned) {
 		if (rack == null) {
 			return FollowerFetchState.NO_RACK;
 		}
-		if (view.selectors().values().stream().anyMatch((selector) -> !selector.rackAware())) {
+		if (views.stream()
+			.flatMap((view) -> view.selectors().values().stream())
+			.anyMatch((selector) -> !selector.rackAware())) {
 			return FollowerFetchState.SELECTOR_DISABLED;
 		}
-		if (!view.racks().contains(rack)) {
+		if (!racks.contains(rack)) {
 			return FollowerFetchState.RACK_MISMATCH;
 		}
 		if (anyLocalityAssigned && !anyFetched) {
@@ -336,6 +380,16 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 		return totals;
 	}
 
+	private String describeSelectors(Map<ClusterInspector, ClusterView> views) {
+		if (views.size() == 1) {
+			return describeSelectors(views.values().iterator().next());
+		}
+		return views.entrySet().stream().map((entry) -> {
+			String cluster = this.inspectors.clusterOf(entry.getKey());
+			return ((cluster != null) ? cluster : "KafkaAdmin") + ": " + describeSelectors(entry.getValue());
+		}).collect(Collectors.joining(" | "));
+	}
+
 	private static String describeSelectors(ClusterView view) {
 		if (view.selectors().isEmpty()) {
 			return "unknown";
@@ -414,7 +468,7 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 				Thread.currentThread().interrupt();
 			}
 		}
-		this.inspector.close();
+		this.inspectors.close();
 	}
 
 	@Override
