@@ -467,8 +467,8 @@ public class FollowerFetchProperties {
 
 		/**
 		 * Health status reported for a degraded state (NO_RACK, RACK_MISMATCH,
-		 * SELECTOR_DISABLED, FALLBACK). UNKNOWN leaves the application's overall status,
-		 * liveness and readiness alone.
+		 * SELECTOR_DISABLED, LAGGING, FALLBACK). UNKNOWN leaves the application's overall
+		 * status, liveness and readiness alone.
 		 */
 		private String degradedStatus = "UNKNOWN";
 

@@ -118,6 +118,16 @@ class BadConfigurationTests {
 	}
 
 	@ParameterizedTest
+	@ValueSource(strings = { "ftp://127.0.0.1", "http://127.0.0.1:9/latest", "http:///nohost", "http://127.0.0.1:9?x=1" })
+	void aMetadataEndpointThatIsNoBareHttpUrlFails(String endpoint) {
+		assertFailure("follower-fetch.detection.aws.endpoint=" + endpoint)
+			.contains("Invalid value '" + endpoint + "' for configuration property "
+					+ "'follower-fetch.detection.aws.endpoint'")
+			.contains("Must be an http(s) URL with a host and no path, such as http://169.254.169.254, or a "
+					+ "host[:port].");
+	}
+
+	@ParameterizedTest
 	@ValueSource(strings = { "0s", "-2s" })
 	void aBrokerTimeoutThatIsNotPositiveFails(String timeout) {
 		assertFailure("follower-fetch.detection.broker-timeout=" + timeout)

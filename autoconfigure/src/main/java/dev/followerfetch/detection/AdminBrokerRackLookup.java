@@ -20,7 +20,10 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.admin.Admin;
@@ -36,34 +39,64 @@ import org.apache.kafka.common.Node;
  */
 final class AdminBrokerRackLookup implements BrokerRackLookup {
 
+	private static final Duration MIN_CLOSE = Duration.ofMillis(100);
+
 	private final Map<String, Object> adminConfig;
 
 	AdminBrokerRackLookup(Map<String, Object> adminConfig) {
 		this.adminConfig = new HashMap<>(adminConfig);
 	}
 
+	/**
+	 * Creating and closing an admin client can block on name lookups and logins that no
+	 * timeout of its own bounds, so the lookup runs on a daemon thread of its own and
+	 * start-up waits for it only as long as the timeout allows.
+	 */
 	@Override
 	public Set<String> brokerRacks(Duration timeout) throws Exception {
+		CompletableFuture<Set<String>> result = new CompletableFuture<>();
+		Thread thread = new Thread(() -> {
+			try {
+				result.complete(describeCluster(timeout));
+			}
+			catch (Throwable ex) {
+				result.completeExceptionally(ex);
+			}
+		}, "follower-fetch-broker-racks");
+		thread.setDaemon(true);
+		thread.start();
+		try {
+			return result.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+		}
+		catch (ExecutionException ex) {
+			throw (ex.getCause() instanceof Exception cause) ? cause : ex;
+		}
+		catch (TimeoutException ex) {
+			thread.interrupt();
+			throw new TimeoutException("no answer within " + timeout.toMillis() + " ms");
+		}
+	}
+
+	private Set<String> describeCluster(Duration timeout) throws Exception {
 		long start = System.nanoTime();
 		Map<String, Object> config = new HashMap<>(this.adminConfig);
 		int millis = (int) Math.max(timeout.toMillis(), 1);
 		config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, millis);
 		config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, millis);
 		config.putIfAbsent(AdminClientConfig.CLIENT_ID_CONFIG, "follower-fetch-rack-detection");
-		try (Admin admin = Admin.create(config)) {
-			try {
-				return admin.describeCluster(new DescribeClusterOptions().timeoutMs(millis))
-					.nodes()
-					.get(millis, TimeUnit.MILLISECONDS)
-					.stream()
-					.map(Node::rack)
-					.filter(Objects::nonNull)
-					.collect(Collectors.toSet());
-			}
-			finally {
-				long left = timeout.toNanos() - (System.nanoTime() - start);
-				admin.close(Duration.ofNanos(Math.max(left, 0)));
-			}
+		Admin admin = Admin.create(config);
+		try {
+			return admin.describeCluster(new DescribeClusterOptions().timeoutMs(millis))
+				.nodes()
+				.get(millis, TimeUnit.MILLISECONDS)
+				.stream()
+				.map(Node::rack)
+				.filter(Objects::nonNull)
+				.collect(Collectors.toSet());
+		}
+		finally {
+			long left = timeout.toNanos() - (System.nanoTime() - start);
+			admin.close(Duration.ofNanos(Math.max(left, MIN_CLOSE.toNanos())));
 		}
 	}
 

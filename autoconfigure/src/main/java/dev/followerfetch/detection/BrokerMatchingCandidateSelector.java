@@ -17,6 +17,7 @@ package dev.followerfetch.detection;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
@@ -58,7 +59,7 @@ final class BrokerMatchingCandidateSelector implements CandidateSelector {
 		}
 		if ("aws".equals(source) && this.awsZoneFormat != ZoneFormat.AUTO) {
 			return new Selection(preferred, "follower-fetch.detection.aws.zone-format="
-					+ this.awsZoneFormat.name().toLowerCase(), null);
+					+ this.awsZoneFormat.name().toLowerCase(Locale.ROOT), null);
 		}
 		Set<String> racks;
 		try {

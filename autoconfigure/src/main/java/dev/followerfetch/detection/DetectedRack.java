@@ -18,6 +18,7 @@ package dev.followerfetch.detection;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -198,7 +199,7 @@ public final class DetectedRack {
 					.map((candidate) -> candidate.rack() + " (" + candidate.attribute() + ")")
 					.collect(Collectors.joining(", ")) + ((this.detail != null) ? ", " + this.detail : "");
 			}
-			return this.source + ": " + this.outcome.name().toLowerCase().replace('_', ' ')
+			return this.source + ": " + this.outcome.name().toLowerCase(Locale.ROOT).replace('_', ' ')
 					+ ((this.detail != null) ? ", " + this.detail : "");
 		}
 

@@ -15,15 +15,18 @@
  */
 package dev.followerfetch.detection;
 
+import java.net.URI;
 import java.util.function.Function;
 
 import dev.followerfetch.FollowerFetchProperties;
+import dev.followerfetch.detection.MetadataHttpClient.MetadataException;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 import org.springframework.kafka.core.ConsumerFactory;
@@ -82,22 +85,49 @@ public final class RackDetectionAutoConfiguration {
 	Ec2MetadataRackSource followerFetchEc2MetadataRackSource(FollowerFetchProperties properties,
 			Environment environment) {
 		FollowerFetchProperties.Aws aws = properties.getDetection().getAws();
-		return new Ec2MetadataRackSource(MetadataHttpClient.INSTANCE, aws.isEnabled(), aws.getEndpoint(),
-				aws.getZoneFormat(), lookup(environment));
+		return new Ec2MetadataRackSource(MetadataHttpClient.INSTANCE, aws.isEnabled(),
+				endpoint("follower-fetch.detection.aws.endpoint", aws.getEndpoint()), aws.getZoneFormat(),
+				lookup(environment));
 	}
 
 	@Bean
 	GcpMetadataRackSource followerFetchGcpMetadataRackSource(FollowerFetchProperties properties,
 			Environment environment) {
 		FollowerFetchProperties.Gcp gcp = properties.getDetection().getGcp();
-		return new GcpMetadataRackSource(MetadataHttpClient.INSTANCE, gcp.isEnabled(), gcp.getEndpoint(),
-				lookup(environment));
+		return new GcpMetadataRackSource(MetadataHttpClient.INSTANCE, gcp.isEnabled(),
+				endpoint("follower-fetch.detection.gcp.endpoint", gcp.getEndpoint()), lookup(environment));
 	}
 
 	@Bean
 	AzureMetadataRackSource followerFetchAzureMetadataRackSource(FollowerFetchProperties properties) {
 		FollowerFetchProperties.Azure azure = properties.getDetection().getAzure();
-		return new AzureMetadataRackSource(MetadataHttpClient.INSTANCE, azure.isEnabled(), azure.getEndpoint());
+		return new AzureMetadataRackSource(MetadataHttpClient.INSTANCE, azure.isEnabled(),
+				endpoint("follower-fetch.detection.azure.endpoint", azure.getEndpoint()));
+	}
+
+	/**
+	 * An endpoint property as the sources need it: an http(s) URL with a host and no path
+	 * (each source adds its own), or a bare {@code host[:port]} as the environment
+	 * variables allow.
+	 */
+	static URI endpoint(String property, URI configured) {
+		if (configured == null) {
+			return null;
+		}
+		URI endpoint;
+		try {
+			endpoint = MetadataEndpoints.parse(configured.toString(), property);
+		}
+		catch (MetadataException ex) {
+			endpoint = null;
+		}
+		String path = (endpoint != null) ? endpoint.getRawPath() : null;
+		boolean hasPath = path != null && !path.isEmpty() && !path.equals("/");
+		if (endpoint == null || hasPath || endpoint.getRawQuery() != null) {
+			throw new InvalidConfigurationPropertyValueException(property, configured,
+					"Must be an http(s) URL with a host and no path, such as http://169.254.169.254, or a host[:port].");
+		}
+		return endpoint;
 	}
 
 	private static Function<String, String> lookup(Environment environment) {

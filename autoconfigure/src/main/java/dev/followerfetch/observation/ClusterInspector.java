@@ -59,6 +59,8 @@ final class ClusterInspector implements AutoCloseable {
 
 	private final Duration timeout;
 
+	private final String clientId;
+
 	private final Object lock = new Object();
 
 	private final Map<Integer, String> lastKnownRacks = new ConcurrentHashMap<>();
@@ -67,9 +69,10 @@ final class ClusterInspector implements AutoCloseable {
 
 	private boolean closed;
 
-	ClusterInspector(Supplier<Map<String, Object>> adminConfig, Duration timeout) {
+	ClusterInspector(Supplier<Map<String, Object>> adminConfig, Duration timeout, String clientId) {
 		this.adminConfig = adminConfig;
 		this.timeout = timeout;
+		this.clientId = clientId;
 	}
 
 	ClusterView inspect(Collection<String> topics) throws Exception {
@@ -171,7 +174,7 @@ final class ClusterInspector implements AutoCloseable {
 			}
 			if (this.admin == null) {
 				Map<String, Object> config = new HashMap<>(this.adminConfig.get());
-				config.put(AdminClientConfig.CLIENT_ID_CONFIG, "follower-fetch-monitor");
+				config.put(AdminClientConfig.CLIENT_ID_CONFIG, this.clientId);
 				config.putIfAbsent(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) this.timeout.toMillis());
 				config.putIfAbsent(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) this.timeout.toMillis());
 				config.putIfAbsent(AdminClientConfig.RECONNECT_BACKOFF_MS_CONFIG, 1000);
@@ -187,6 +190,15 @@ final class ClusterInspector implements AutoCloseable {
 	static String describe(Throwable ex) {
 		String message = (ex.getMessage() != null) ? ex.getMessage() : ex.getClass().getSimpleName();
 		return ex.getClass().getSimpleName() + ": " + message.replaceAll("\\s+", " ");
+	}
+
+	/**
+	 * Allow the admin client to be created again after {@link #close()}.
+	 */
+	void reopen() {
+		synchronized (this.lock) {
+			this.closed = false;
+		}
 	}
 
 	@Override

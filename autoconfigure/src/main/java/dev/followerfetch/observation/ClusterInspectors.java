@@ -42,6 +42,8 @@ final class ClusterInspectors implements AutoCloseable {
 
 	private static final Set<String> ADMIN_CONFIG_NAMES = AdminClientConfig.configNames();
 
+	private static final String CLIENT_ID = "follower-fetch-monitor";
+
 	private final Supplier<Map<String, Object>> adminConfig;
 
 	private final Duration timeout;
@@ -57,7 +59,7 @@ final class ClusterInspectors implements AutoCloseable {
 	ClusterInspectors(Supplier<Map<String, Object>> adminConfig, Duration timeout) {
 		this.adminConfig = adminConfig;
 		this.timeout = timeout;
-		this.admin = new ClusterInspector(adminConfig, timeout);
+		this.admin = new ClusterInspector(adminConfig, timeout, CLIENT_ID);
 	}
 
 	/**
@@ -71,7 +73,8 @@ final class ClusterInspectors implements AutoCloseable {
 			return this.admin;
 		}
 		return this.others.computeIfAbsent(cluster,
-				(key) -> new ClusterInspector(() -> adminConfigOf(consumerConfig), this.timeout));
+				(key) -> new ClusterInspector(() -> adminConfigOf(consumerConfig), this.timeout,
+						CLIENT_ID + "-" + (this.others.size() + 2)));
 	}
 
 	/**
@@ -130,6 +133,14 @@ final class ClusterInspectors implements AutoCloseable {
 			.filter((server) -> !server.isEmpty())
 			.collect(Collectors.toCollection(TreeSet::new));
 		return canonical.isEmpty() ? null : String.join(",", canonical);
+	}
+
+	/**
+	 * Allow inspectors to be created and used again after {@link #close()}.
+	 */
+	synchronized void reopen() {
+		this.closed = false;
+		this.admin.reopen();
 	}
 
 	@Override

@@ -15,6 +15,7 @@
  */
 package dev.followerfetch.observation;
 
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -68,7 +69,7 @@ final class FollowerFetchMeterBinder implements MeterBinder {
 	void bindListeners(FollowerFetchSnapshot snapshot) {
 		for (Map.Entry<String, ListenerReads> entry : snapshot.listeners().entrySet()) {
 			String id = entry.getKey();
-			String policy = entry.getValue().policy().name().toLowerCase();
+			String policy = entry.getValue().policy().name().toLowerCase(Locale.ROOT);
 			for (MeterRegistry registry : this.registries) {
 				if (!this.bound.add(id + "@" + System.identityHashCode(registry))) {
 					continue;

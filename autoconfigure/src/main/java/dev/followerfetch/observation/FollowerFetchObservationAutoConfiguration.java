@@ -17,7 +17,9 @@ package dev.followerfetch.observation;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -30,11 +32,14 @@ import dev.followerfetch.observation.ReadLocalityMonitor.MonitorSettings;
 import dev.followerfetch.policy.FetchPolicyAutoConfiguration;
 import dev.followerfetch.policy.ListenerPolicies;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
@@ -110,6 +115,7 @@ public final class FollowerFetchObservationAutoConfiguration {
 	static class MetricsConfiguration {
 
 		@Bean
+		@ConditionalOnMissingBean
 		FollowerFetchMeterBinder followerFetchMeterBinder(ReadLocalityMonitor monitor, DetectedRack detectedRack) {
 			FollowerFetchMeterBinder binder = new FollowerFetchMeterBinder(monitor, detectedRack);
 			monitor.onRefresh(binder::bindListeners);
@@ -123,7 +129,13 @@ public final class FollowerFetchObservationAutoConfiguration {
 	@ConditionalOnEnabledHealthIndicator("followerfetch")
 	static class HealthConfiguration {
 
+		private static final Log logger = LogFactory.getLog(HealthConfiguration.class);
+
+		private static final List<Status> KNOWN_STATUSES = List.of(Status.UNKNOWN, Status.DOWN, Status.OUT_OF_SERVICE,
+				Status.UP);
+
 		@Bean
+		@ConditionalOnMissingBean(name = "followerFetchHealthIndicator")
 		FollowerFetchHealthIndicator followerFetchHealthIndicator(FollowerFetchProperties properties,
 				ObjectProvider<ReadLocalityMonitor> monitor) {
 			String degraded = properties.getHealth().getDegradedStatus();
@@ -131,13 +143,19 @@ public final class FollowerFetchObservationAutoConfiguration {
 				throw new InvalidConfigurationPropertyValueException("follower-fetch.health.degraded-status", degraded,
 						"Must be a health status code such as UNKNOWN, DOWN or OUT_OF_SERVICE.");
 			}
+			Status status = new Status(degraded.strip().toUpperCase(Locale.ROOT));
+			if (!KNOWN_STATUSES.contains(status)) {
+				logger.warn("follower-fetch.health.degraded-status=" + degraded + " is not one of Spring Boot's "
+						+ "statuses " + KNOWN_STATUSES + "; it is used as given, but the status aggregator and the "
+						+ "HTTP status mapping must know it");
+			}
 			ReadLocalityMonitor readLocality = monitor.getIfAvailable();
 			if (readLocality == null) {
 				FollowerFetchSnapshot disabled = new FollowerFetchSnapshot(FollowerFetchState.DISABLED, null, null,
-						Set.of(), "unknown", Map.of(), List.of(), java.time.Instant.now());
-				return new FollowerFetchHealthIndicator(() -> disabled, new Status(degraded.strip().toUpperCase()));
+						Set.of(), "unknown", Map.of(), List.of(), Instant.now());
+				return new FollowerFetchHealthIndicator(() -> disabled, status);
 			}
-			return new FollowerFetchHealthIndicator(readLocality::snapshot, new Status(degraded.strip().toUpperCase()));
+			return new FollowerFetchHealthIndicator(readLocality::snapshot, status);
 		}
 
 	}

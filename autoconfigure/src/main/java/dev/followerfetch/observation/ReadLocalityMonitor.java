@@ -98,6 +98,8 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 
 	private final Map<ClusterInspector, ClusterView> lastViews = new HashMap<>();
 
+	private final Object lifecycle = new Object();
+
 	private volatile ScheduledExecutorService scheduler;
 
 	ReadLocalityMonitor(Supplier<DetectedRack> detectedRack, Supplier<Collection<MessageListenerContainer>> containers,
@@ -221,10 +223,17 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 		String brokers = "brokers" + of;
 		Set<String> topics = new TreeSet<>();
 		containers.forEach((container) -> assigned(container).forEach((tp) -> topics.add(tp.topic())));
+		if (Thread.currentThread().isInterrupted()) {
+			return this.lastViews.get(inspector);
+		}
 		ClusterView view;
 		try {
 			view = inspector.inspect(topics);
 			this.lastViews.put(inspector, view);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return this.lastViews.get(inspector);
 		}
 		catch (Exception ex) {
 			Throwable cause = (ex instanceof ExecutionException && ex.getCause() != null) ? ex.getCause() : ex;
@@ -337,7 +346,8 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 		List<String> listedGaps = gaps.stream().sorted().limit(this.settings.maxListedPartitions()).toList();
 		ListenerReads summary = new ListenerReads(id, policy, assigned.size(), local, cross, listedGaps, gapCount,
 				fallback.stream().sorted().limit(this.settings.maxListedPartitions()).toList(),
-				lagging.stream().sorted().limit(this.settings.maxListedPartitions()).toList(), (long) totals.local, (long) totals.remote);
+				lagging.stream().sorted().limit(this.settings.maxListedPartitions()).toList(), (long) totals.local,
+				(long) totals.remote);
 		return new Reads(summary, fetched);
 	}
 
@@ -360,7 +370,7 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 			catch (NumberFormatException ex) {
 				return;
 			}
-			if (!view.brokerRacks().containsKey(brokerId) || !(metric.metricValue() instanceof Number value)) {
+			if (!(metric.metricValue() instanceof Number value)) {
 				return;
 			}
 			String key = id + "|" + clientId + "|" + brokerId;
@@ -369,6 +379,11 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 			LastTotal last = this.lastByteTotals.put(key, new LastTotal(metric, current));
 			boolean sameCounter = last != null && last.metric() == metric && current >= last.value();
 			double delta = sameCounter ? current - last.value() : current;
+			if (!view.brokerRacks().containsKey(brokerId)) {
+				// a coordinator connection, or a broker the last refresh did not see: its
+				// total is kept so that its bytes are never counted twice, but not counted
+				return;
+			}
 			if (rack != null && rack.equals(view.rackOf(brokerId))) {
 				totals.local += delta;
 			}
@@ -421,17 +436,20 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 	}
 
 	@Override
-	public synchronized void start() {
-		if (this.scheduler != null) {
-			return;
+	public void start() {
+		synchronized (this.lifecycle) {
+			if (this.scheduler != null) {
+				return;
+			}
+			this.inspectors.reopen();
+			ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor((runnable) -> {
+				Thread thread = new Thread(runnable, "follower-fetch-monitor");
+				thread.setDaemon(true);
+				return thread;
+			});
+			this.scheduler = executor;
+			schedule(executor, 0);
 		}
-		ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor((runnable) -> {
-			Thread thread = new Thread(runnable, "follower-fetch-monitor");
-			thread.setDaemon(true);
-			return thread;
-		});
-		this.scheduler = executor;
-		schedule(executor, 0);
 	}
 
 	private void schedule(ScheduledExecutorService executor, long delayMillis) {
@@ -455,20 +473,26 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 		return millis - jitter + ((jitter > 0) ? ThreadLocalRandom.current().nextLong(2 * jitter + 1) : 0);
 	}
 
+	/**
+	 * Stop refreshing: interrupt a refresh in flight rather than wait for its calls to the
+	 * brokers, then close the admin clients. {@link #start()} opens them again.
+	 */
 	@Override
-	public synchronized void stop() {
-		ScheduledExecutorService executor = this.scheduler;
-		this.scheduler = null;
-		if (executor != null) {
-			executor.shutdownNow();
-			try {
-				executor.awaitTermination(this.settings.timeout().toMillis(), TimeUnit.MILLISECONDS);
+	public void stop() {
+		synchronized (this.lifecycle) {
+			ScheduledExecutorService executor = this.scheduler;
+			this.scheduler = null;
+			if (executor != null) {
+				executor.shutdownNow();
+				try {
+					executor.awaitTermination(this.settings.timeout().toMillis(), TimeUnit.MILLISECONDS);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
 			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
+			this.inspectors.close();
 		}
-		this.inspectors.close();
 	}
 
 	@Override

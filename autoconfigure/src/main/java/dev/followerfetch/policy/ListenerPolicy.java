@@ -15,6 +15,8 @@
  */
 package dev.followerfetch.policy;
 
+import java.util.Locale;
+
 import dev.followerfetch.Policy;
 
 /**
@@ -61,7 +63,7 @@ public record ListenerPolicy(String listenerId, Policy policy, Origin origin) {
 
 	@Override
 	public String toString() {
-		return this.listenerId + "=" + this.policy + " (" + this.origin.name().toLowerCase().replace('_', ' ') + ")";
+		return this.listenerId + "=" + this.policy + " (" + this.origin.name().toLowerCase(Locale.ROOT).replace('_', ' ') + ")";
 	}
 
 }

@@ -82,6 +82,14 @@ class RackDetectionAutoConfigurationTests {
 	}
 
 	@Test
+	void endpointGivenAsABareHostIsTakenAsAnHttpUrl() {
+		this.contextRunner
+			.withPropertyValues("follower-fetch.rack=use1-az1", "follower-fetch.detection.aws.endpoint=localhost:1")
+			.run((context) -> assertThat(context.getBean(Ec2MetadataRackSource.class).endpoint())
+				.isEqualTo(URI.create("http://localhost:1")));
+	}
+
+	@Test
 	void emptyKafkaClientRackStartsTheApplicationOnTheLeader() {
 		this.contextRunner.withPropertyValues("spring.kafka.consumer.properties.client.rack=")
 			.run((context) -> assertThat(context.getBean(DetectedRack.class).rack()).hasValue(""));

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -80,6 +81,30 @@ class FollowerFetchObservationAutoConfigurationTests {
 				assertThat(context.getBean(ConsumerFactory.class).getConfigurationProperties())
 					.containsEntry(ConsumerConfig.CLIENT_RACK_CONFIG, "az-b");
 			});
+	}
+
+	@Test
+	void aHealthIndicatorOfTheApplicationNamedFollowerFetchReplacesTheStartersOne() {
+		this.contextRunner
+			.withBean("followerFetchHealthIndicator", HealthIndicator.class,
+					() -> () -> Health.up().withDetail("own", true).build())
+			.run((context) -> {
+				assertThat(context).doesNotHaveBean(FollowerFetchHealthIndicator.class);
+				assertThat(context.getBean("followerFetchHealthIndicator", HealthIndicator.class).health().getDetails())
+					.containsEntry("own", true);
+			});
+	}
+
+	@Test
+	void theMonitorCanBeStoppedAndStartedAgain() {
+		this.contextRunner.run((context) -> {
+			ReadLocalityMonitor monitor = context.getBean(ReadLocalityMonitor.class);
+			monitor.stop();
+			assertThat(monitor.isRunning()).isFalse();
+			monitor.start();
+			assertThat(monitor.isRunning()).isTrue();
+			assertThat(monitor.refresh().problems()).noneSatisfy((problem) -> assertThat(problem).contains("closed"));
+		});
 	}
 
 	@Test
