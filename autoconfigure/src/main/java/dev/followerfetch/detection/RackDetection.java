@@ -159,6 +159,11 @@ final class RackDetection {
 	}
 
 	private void report(DetectedRack detected) {
+		if (detected.rack().filter(String::isEmpty).isPresent()) {
+			logger.info("Kafka client.rack is empty (from " + detected.source().orElse("?")
+					+ "), so consumers read from partition leaders and no rack is detected");
+			return;
+		}
 		if (detected.rack().isPresent()) {
 			if (logger.isInfoEnabled()) {
 				String consulted = detected.attempts()

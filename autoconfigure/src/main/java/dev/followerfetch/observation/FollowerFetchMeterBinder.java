@@ -53,6 +53,7 @@ final class FollowerFetchMeterBinder implements MeterBinder {
 	public void bindTo(MeterRegistry registry) {
 		this.registries.add(registry);
 		this.detectedRack.rack()
+			.filter((rack) -> !rack.isBlank())
 			.ifPresent((rack) -> Gauge.builder("follower.fetch.rack", () -> 1)
 				.description("The rack (zone) this application reads as, with where it came from")
 				.tags("rack", rack, "source", this.detectedRack.source().orElse("unknown"))

@@ -105,12 +105,14 @@ class RackDetectionTests {
 	}
 
 	@Test
-	void emptyKafkaClientRackKeepsConsumersOnTheLeaderWithoutDetection() {
+	void emptyKafkaClientRackKeepsConsumersOnTheLeaderWithoutDetection(CapturedOutput output) {
 		this.environment.setProperty("spring.kafka.consumer.properties.client.rack", "");
 		DetectedRack detected = detect();
 		assertThat(detected.rack()).hasValue("");
 		assertThat(detected.source()).hasValue("property:spring.kafka.consumer.properties.client.rack");
 		assertThat(this.awsSource.calls()).isZero();
+		assertThat(output).contains("Kafka client.rack is empty (from property:spring.kafka.consumer.properties."
+				+ "client.rack), so consumers read from partition leaders and no rack is detected");
 	}
 
 	@Test
