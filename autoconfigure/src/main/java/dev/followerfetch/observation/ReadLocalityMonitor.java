@@ -162,12 +162,11 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 		String source = detected.source().orElse(null);
 		List<String> problems = new ArrayList<>();
 		Collection<MessageListenerContainer> all = this.containers.get();
-		if (all.isEmpty()) {
-			return new FollowerFetchSnapshot((rack == null) ? FollowerFetchState.NO_RACK : FollowerFetchState.ACTIVE,
-					rack, source, Set.of(), "unknown", Map.of(), List.of("no listener container to observe"),
-					this.clock.instant());
-		}
 		Map<ClusterInspector, List<MessageListenerContainer>> byCluster = new LinkedHashMap<>();
+		if (all.isEmpty()) {
+			problems.add("no listener container to observe: only the rack and the brokers are checked");
+			byCluster.put(this.inspectors.forConsumers(Map.of()), List.of());
+		}
 		all.forEach((container) -> byCluster
 			.computeIfAbsent(this.inspectors.forConsumers(this.consumerConfig.apply(container)),
 					(inspector) -> new ArrayList<>())

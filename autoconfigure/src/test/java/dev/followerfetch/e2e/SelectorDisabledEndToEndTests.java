@@ -18,20 +18,27 @@ package dev.followerfetch.e2e;
 import java.time.Duration;
 import java.util.UUID;
 
-import dev.followerfetch.test.MultiZoneKafkaExtension;
+import dev.followerfetch.application.ClientRackAutoConfiguration;
+import dev.followerfetch.detection.RackDetectionAutoConfiguration;
+import dev.followerfetch.observation.FollowerFetchObservationAutoConfiguration;
 import dev.followerfetch.observation.FollowerFetchSnapshot;
 import dev.followerfetch.observation.FollowerFetchState;
 import dev.followerfetch.observation.ListenerReads;
 import dev.followerfetch.observation.ReadLocalityMonitor;
+import dev.followerfetch.policy.FetchPolicyAutoConfiguration;
+import dev.followerfetch.test.MultiZoneKafkaExtension;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -76,6 +83,25 @@ class SelectorDisabledEndToEndTests {
 			assertThat(health.getDetails().get("listeners")).asInstanceOf(InstanceOfAssertFactories.MAP)
 				.containsKey("analytics");
 		}
+	}
+
+	@Test
+	void anApplicationWithoutListenersIsStillToldThatTheSelectorIsOff() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class, RackDetectionAutoConfiguration.class,
+					ClientRackAutoConfiguration.class, FetchPolicyAutoConfiguration.class,
+					FollowerFetchObservationAutoConfiguration.class))
+			.withPropertyValues("spring.kafka.bootstrap-servers=" + kafka.cluster().bootstrapServers(),
+					"follower-fetch.rack=az-b")
+			.run((context) -> {
+				FollowerFetchSnapshot snapshot = await().atMost(Duration.ofSeconds(60))
+					.until(context.getBean(ReadLocalityMonitor.class)::refresh,
+							(candidate) -> candidate.state() != FollowerFetchState.STARTING);
+				assertThat(snapshot.state()).isEqualTo(FollowerFetchState.SELECTOR_DISABLED);
+				assertThat(snapshot.listeners()).isEmpty();
+				assertThat(snapshot.problems()).containsExactly(
+						"no listener container to observe: only the rack and the brokers are checked");
+			});
 	}
 
 	private static int readPartitions(ListenerReads reads) {
