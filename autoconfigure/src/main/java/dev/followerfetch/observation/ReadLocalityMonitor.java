@@ -42,7 +42,6 @@ import java.util.stream.Collectors;
 import dev.followerfetch.Policy;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.policy.ListenerPolicies;
-import dev.followerfetch.policy.ListenerPolicy;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.common.Metric;
@@ -193,9 +192,7 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 				if (id == null) {
 					continue;
 				}
-				Policy policy = this.policies.get(id)
-					.map(ListenerPolicy::policy)
-					.orElse(this.policies.defaultPolicy());
+				Policy policy = this.policies.of(container).policy();
 				Reads reads = reads(id, policy, container, view, rack);
 				listeners.put(id, reads.summary());
 				anyFetched |= reads.fetched;

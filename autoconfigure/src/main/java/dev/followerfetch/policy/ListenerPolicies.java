@@ -19,10 +19,15 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.function.Supplier;
 
 import dev.followerfetch.Policy;
 import dev.followerfetch.detection.DetectedRack;
+import dev.followerfetch.policy.ListenerPolicy.Origin;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+
+import org.springframework.kafka.listener.MessageListenerContainer;
 
 /**
  * The effective fetch policy of every listener container, known once the containers are
@@ -64,6 +69,39 @@ public final class ListenerPolicies {
 	 */
 	public Optional<ListenerPolicy> get(String listenerId) {
 		return Optional.ofNullable(this.policies.get(listenerId));
+	}
+
+	/**
+	 * The policy of a listener container: the one recorded when the containers started,
+	 * or, for a container created later (a lazy listener bean, one registered at runtime),
+	 * the one its consumer properties carry.
+	 * @param container a listener container
+	 * @return its policy
+	 */
+	public ListenerPolicy of(MessageListenerContainer container) {
+		String id = container.getListenerId();
+		ListenerPolicy recorded = (id != null) ? this.policies.get(id) : null;
+		if (recorded != null) {
+			return recorded;
+		}
+		Properties consumerProperties;
+		try {
+			consumerProperties = container.getContainerProperties().getKafkaConsumerProperties();
+		}
+		catch (UnsupportedOperationException ex) {
+			return new ListenerPolicy(id, this.defaultPolicy, Origin.DEFAULT);
+		}
+		ListenerPolicy marked = ListenerPolicyApplier.marked(id,
+				consumerProperties.getProperty(FetchPolicyAnnotationEnhancer.MARKER));
+		if (marked != null) {
+			return marked;
+		}
+		String ownRack = consumerProperties.getProperty(ConsumerConfig.CLIENT_RACK_CONFIG);
+		if (ownRack != null) {
+			return new ListenerPolicy(id, ownRack.isBlank() ? Policy.FRESHNESS : Policy.LOCALITY,
+					Origin.LISTENER_CLIENT_RACK);
+		}
+		return new ListenerPolicy(id, this.defaultPolicy, Origin.DEFAULT);
 	}
 
 	/**

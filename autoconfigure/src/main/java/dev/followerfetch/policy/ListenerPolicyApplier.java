@@ -139,7 +139,7 @@ final class ListenerPolicyApplier implements SmartLifecycle {
 		return new ListenerPolicy(id, this.policies.defaultPolicy(), Origin.DEFAULT);
 	}
 
-	private static ListenerPolicy marked(String id, String marker) {
+	static ListenerPolicy marked(String id, String marker) {
 		if (marker == null) {
 			return null;
 		}

@@ -1,0 +1,82 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.followerfetch.policy;
+
+import java.util.Map;
+
+import dev.followerfetch.Policy;
+import dev.followerfetch.policy.ListenerPolicy.Origin;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
+import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
+import org.springframework.kafka.listener.ContainerProperties;
+import org.springframework.kafka.listener.MessageListener;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link ListenerPolicies}.
+ *
+ * @author follower-fetch authors
+ */
+class ListenerPoliciesTests {
+
+	private final ListenerPolicies policies = new ListenerPolicies(Policy.LOCALITY);
+
+	@Test
+	void aRecordedPolicyIsTheContainersPolicy() {
+		this.policies.record(new ListenerPolicy("audit", Policy.FRESHNESS, Origin.PROPERTY));
+		assertThat(this.policies.of(container("audit", Map.of())))
+			.isEqualTo(new ListenerPolicy("audit", Policy.FRESHNESS, Origin.PROPERTY));
+	}
+
+	@Test
+	void aContainerCreatedAfterStartUpIsJudgedByThePolicyItsAnnotationAskedFor() {
+		assertThat(this.policies.of(container("late",
+				Map.of(FetchPolicyAnnotationEnhancer.MARKER, "FRESHNESS,METHOD_ANNOTATION",
+						ConsumerConfig.CLIENT_RACK_CONFIG, ""))))
+			.isEqualTo(new ListenerPolicy("late", Policy.FRESHNESS, Origin.METHOD_ANNOTATION));
+	}
+
+	@Test
+	void aContainerCreatedAfterStartUpWithItsOwnRackIsJudgedByThatRack() {
+		assertThat(this.policies.of(container("late", Map.of(ConsumerConfig.CLIENT_RACK_CONFIG, ""))))
+			.isEqualTo(new ListenerPolicy("late", Policy.FRESHNESS, Origin.LISTENER_CLIENT_RACK));
+		assertThat(this.policies.of(container("late", Map.of(ConsumerConfig.CLIENT_RACK_CONFIG, "az-a"))))
+			.isEqualTo(new ListenerPolicy("late", Policy.LOCALITY, Origin.LISTENER_CLIENT_RACK));
+	}
+
+	@Test
+	void aContainerCreatedAfterStartUpThatSaysNothingFollowsTheDefault() {
+		assertThat(this.policies.of(container("late", Map.of())))
+			.isEqualTo(new ListenerPolicy("late", Policy.LOCALITY, Origin.DEFAULT));
+	}
+
+	private static ConcurrentMessageListenerContainer<String, String> container(String id,
+			Map<String, String> consumerProperties) {
+		ContainerProperties properties = new ContainerProperties("orders");
+		properties.getKafkaConsumerProperties().putAll(consumerProperties);
+		properties.setMessageListener((MessageListener<String, String>) (record) -> {
+		});
+		ConcurrentMessageListenerContainer<String, String> container = new ConcurrentMessageListenerContainer<>(
+				new DefaultKafkaConsumerFactory<>(Map.of()), properties);
+		container.setBeanName(id);
+		return container;
+	}
+
+}
