@@ -15,14 +15,12 @@
  */
 package dev.followerfetch.detection;
 
-import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
 
 import dev.followerfetch.detection.MetadataHttpClient.MetadataException;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -45,24 +43,15 @@ class AzureMetadataRackSourceTests {
 
 	private static final String QUERY = "?api-version=2021-02-01&format=text";
 
-	private MetadataStubServer stub;
-
-	@BeforeEach
-	void startStub() throws IOException {
-		this.stub = MetadataStubServer.start();
-	}
-
-	@AfterEach
-	void stopStub() {
-		this.stub.close();
-	}
+	@RegisterExtension
+	final MetadataStubExtension metadata = new MetadataStubExtension();
 
 	@Test
 	void locationAndZoneAreOfferedAsNodeLabelFormFirstWithTheMetadataHeaderSent() throws Exception {
-		this.stub.azure("2", "eastus");
+		this.metadata.stub().azure("2", "eastus");
 		assertThat(source().lookup(TIMEOUT).candidates()).containsExactly(
 				new RackCandidate("eastus-2", "location-zone"), new RackCandidate("2", "zone"));
-		assertThat(this.stub.requests()).hasSize(2).allSatisfy((request) -> {
+		assertThat(this.metadata.stub().requests()).hasSize(2).allSatisfy((request) -> {
 			assertThat(request.header("Metadata")).isEqualTo("true");
 			assertThat(request.query()).isEqualTo("api-version=2021-02-01&format=text");
 		});
@@ -70,42 +59,48 @@ class AzureMetadataRackSourceTests {
 
 	@Test
 	void vmWithoutAZoneIsNotFoundAndTheLocationIsNotAsked() throws Exception {
-		this.stub.azure("", "eastus");
+		this.metadata.stub().azure("", "eastus");
 		RackLookup lookup = source().lookup(TIMEOUT);
 		assertThat(lookup.isFound()).isFalse();
 		assertThat(lookup.reason()).isEqualTo("the VM is not in an availability zone (empty zone)");
-		assertThat(this.stub.requests()).singleElement()
+		assertThat(this.metadata.stub().requests()).singleElement()
 			.satisfies((request) -> assertThat(request.path()).isEqualTo(MetadataStubServer.AZURE_ZONE_PATH));
 	}
 
 	@Test
 	void anEmptyLocationLeavesOnlyTheBareZone() throws Exception {
-		this.stub.azure("2", "");
+		this.metadata.stub().azure("2", "");
 		assertThat(source().lookup(TIMEOUT).candidates()).containsExactly(new RackCandidate("2", "zone"));
 	}
 
 	@ParameterizedTest
 	@ValueSource(ints = { 400, 404, 500 })
 	void errorStatusFailsNamingTheUrl(int status) {
-		this.stub.route(MetadataStubServer.AZURE_ZONE_PATH, MetadataStubServer.answer(status, "{\"error\":\"x\"}"));
+		this.metadata.stub()
+			.route(MetadataStubServer.AZURE_ZONE_PATH, MetadataStubServer.answer(status, "{\"error\":\"x\"}"));
 		assertThatExceptionOfType(MetadataException.class).isThrownBy(() -> source().lookup(TIMEOUT))
-			.withMessage(this.stub.uri(MetadataStubServer.AZURE_ZONE_PATH + QUERY) + " answered HTTP " + status);
+			.withMessage(
+					this.metadata.stub().uri(MetadataStubServer.AZURE_ZONE_PATH + QUERY) + " answered HTTP " + status);
 	}
 
 	@Test
 	void failureOfTheLocationFailsNamingItsUrl() {
-		this.stub.azure("2", "eastus")
+		this.metadata.stub().azure("2", "eastus")
 			.route(MetadataStubServer.AZURE_LOCATION_PATH, MetadataStubServer.answer(500, ""));
 		assertThatExceptionOfType(MetadataException.class).isThrownBy(() -> source().lookup(TIMEOUT))
-			.withMessage(this.stub.uri(MetadataStubServer.AZURE_LOCATION_PATH + QUERY) + " answered HTTP 500");
+			.withMessage(
+					this.metadata.stub().uri(MetadataStubServer.AZURE_LOCATION_PATH + QUERY) + " answered HTTP 500");
 	}
 
 	@Test
 	void endpointThatNeverAnswersFailsWithinTheTimeout() {
-		this.stub.azure("2", "eastus").route(MetadataStubServer.AZURE_LOCATION_PATH, this.stub.hang());
+		this.metadata.stub()
+			.azure("2", "eastus")
+			.route(MetadataStubServer.AZURE_LOCATION_PATH, this.metadata.stub().hang());
 		long start = System.nanoTime();
 		assertThatExceptionOfType(MetadataException.class).isThrownBy(() -> source().lookup(TIMEOUT))
-			.withMessageStartingWith(this.stub.uri(MetadataStubServer.AZURE_LOCATION_PATH + QUERY) + " did not answer");
+			.withMessageStartingWith(
+					this.metadata.stub().uri(MetadataStubServer.AZURE_LOCATION_PATH + QUERY) + " did not answer");
 		assertThat(elapsedSince(start)).isLessThan(TIMEOUT.plus(MARGIN));
 	}
 
@@ -113,7 +108,7 @@ class AzureMetadataRackSourceTests {
 	void redirectIsNotFollowed() throws Exception {
 		try (MetadataStubServer elsewhere = MetadataStubServer.start()) {
 			elsewhere.azure("2", "eastus");
-			this.stub.route(MetadataStubServer.AZURE_ZONE_PATH,
+			this.metadata.stub().route(MetadataStubServer.AZURE_ZONE_PATH,
 					MetadataStubServer.redirect(307, elsewhere.uri(MetadataStubServer.AZURE_ZONE_PATH + QUERY)));
 			assertThatExceptionOfType(MetadataException.class).isThrownBy(() -> source().lookup(TIMEOUT))
 				.withMessageContaining("answered HTTP 307 redirect");
@@ -129,15 +124,16 @@ class AzureMetadataRackSourceTests {
 
 	@Test
 	void disabledSourceMakesNoRequest() throws Exception {
-		this.stub.azure("2", "eastus");
-		AzureMetadataRackSource source = new AzureMetadataRackSource(new MetadataHttpClient(), false, this.stub.uri());
+		this.metadata.stub().azure("2", "eastus");
+		AzureMetadataRackSource source = new AzureMetadataRackSource(new MetadataHttpClient(), false,
+				this.metadata.stub().uri());
 		assertThat(source.lookup(TIMEOUT).reason())
 			.isEqualTo("disabled by follower-fetch.detection.azure.enabled=false");
-		assertThat(this.stub.requests()).isEmpty();
+		assertThat(this.metadata.stub().requests()).isEmpty();
 	}
 
 	private AzureMetadataRackSource source() {
-		return new AzureMetadataRackSource(new MetadataHttpClient(), true, this.stub.uri());
+		return new AzureMetadataRackSource(new MetadataHttpClient(), true, this.metadata.stub().uri());
 	}
 
 }

@@ -15,7 +15,6 @@
  */
 package dev.followerfetch.detection;
 
-import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
@@ -24,9 +23,8 @@ import java.util.function.Function;
 import dev.followerfetch.detection.MetadataHttpClient.MetadataException;
 import dev.followerfetch.detection.MetadataStubServer.ImdsMode;
 import dev.followerfetch.detection.MetadataStubServer.RecordedRequest;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -47,28 +45,19 @@ class Ec2MetadataRackSourceTests {
 
 	private static final Function<String, String> NO_ENVIRONMENT = (name) -> null;
 
-	private MetadataStubServer stub;
-
-	@BeforeEach
-	void startStub() throws IOException {
-		this.stub = MetadataStubServer.start();
-	}
-
-	@AfterEach
-	void stopStub() {
-		this.stub.close();
-	}
+	@RegisterExtension
+	final MetadataStubExtension metadata = new MetadataStubExtension();
 
 	@Test
 	void imdsV2TokenIsRequestedWithATtlAndSentWithEveryGet() throws Exception {
-		this.stub.imds(ImdsMode.V2_REQUIRED, "us-east-1b", "use1-az2");
+		this.metadata.stub().imds(ImdsMode.V2_REQUIRED, "us-east-1b", "use1-az2");
 		RackLookup lookup = source(ZoneFormat.AUTO).lookup(TIMEOUT);
 		assertThat(lookup.candidates()).containsExactly(new RackCandidate("use1-az2", "availability-zone-id"),
 				new RackCandidate("us-east-1b", "availability-zone"));
-		RecordedRequest put = this.stub.requests(MetadataStubServer.TOKEN_PATH).get(0);
+		RecordedRequest put = this.metadata.stub().requests(MetadataStubServer.TOKEN_PATH).get(0);
 		assertThat(put.method()).isEqualTo("PUT");
 		assertThat(put.header(MetadataStubServer.TOKEN_TTL_HEADER)).isEqualTo("60");
-		assertThat(this.stub.requests()).hasSize(3)
+		assertThat(this.metadata.stub().requests()).hasSize(3)
 			.filteredOn((request) -> request.method().equals("GET"))
 			.hasSize(2)
 			.allSatisfy((get) -> assertThat(get.header(MetadataStubServer.TOKEN_HEADER)).startsWith("AQAEA"));
@@ -76,27 +65,28 @@ class Ec2MetadataRackSourceTests {
 
 	@Test
 	void tokenThatIsNotPrintableAsciiIsNotSentAndImdsV1Answers() throws Exception {
-		this.stub.imds(ImdsMode.V1_ALLOWED, "us-east-1b", "use1-az2")
+		this.metadata.stub().imds(ImdsMode.V1_ALLOWED, "us-east-1b", "use1-az2")
 			.route(MetadataStubServer.TOKEN_PATH, MetadataStubServer.answer(200, "<html>\n\u001b[31mtoken</html>"));
 		RackLookup lookup = source(ZoneFormat.AUTO).lookup(TIMEOUT);
 		assertThat(lookup.candidates()).extracting(RackCandidate::rack).containsExactly("use1-az2", "us-east-1b");
-		assertThat(this.stub.requests()).filteredOn((request) -> request.method().equals("GET"))
+		assertThat(this.metadata.stub().requests()).filteredOn((request) -> request.method().equals("GET"))
 			.hasSize(2)
 			.allSatisfy((get) -> assertThat(get.header(MetadataStubServer.TOKEN_HEADER)).isNull());
 	}
 
 	@Test
 	void tokenThatIsNotPrintableAsciiIsReportedByItsUrlAndNotEchoed() {
-		this.stub.route(MetadataStubServer.TOKEN_PATH, MetadataStubServer.answer(200, "<html>\n\u001b[31mtoken</html>"));
+		this.metadata.stub()
+			.route(MetadataStubServer.TOKEN_PATH, MetadataStubServer.answer(200, "<html>\n\u001b[31mtoken</html>"));
 		assertThatExceptionOfType(MetadataException.class).isThrownBy(() -> source(ZoneFormat.AUTO).lookup(TIMEOUT))
-			.withMessageStartingWith("IMDSv2 token: " + this.stub.uri(MetadataStubServer.TOKEN_PATH)
+			.withMessageStartingWith("IMDSv2 token: " + this.metadata.stub().uri(MetadataStubServer.TOKEN_PATH)
 					+ " answered a token that is not 1 to 1024 printable ASCII characters; IMDSv1: ")
 			.withMessageNotContaining("token</html>");
 	}
 
 	@Test
 	void zoneFormatIdAndAutoOfferTheAzIdFirst() throws Exception {
-		this.stub.imds(ImdsMode.V2_REQUIRED, "us-east-1b", "use1-az2");
+		this.metadata.stub().imds(ImdsMode.V2_REQUIRED, "us-east-1b", "use1-az2");
 		assertThat(source(ZoneFormat.ID).lookup(TIMEOUT).candidates()).extracting(RackCandidate::attribute)
 			.containsExactly("availability-zone-id", "availability-zone");
 		assertThat(source(ZoneFormat.AUTO).lookup(TIMEOUT).candidates()).extracting(RackCandidate::attribute)
@@ -105,7 +95,7 @@ class Ec2MetadataRackSourceTests {
 
 	@Test
 	void zoneFormatNameOffersTheAzNameFirst() throws Exception {
-		this.stub.imds(ImdsMode.V2_REQUIRED, "us-east-1b", "use1-az2");
+		this.metadata.stub().imds(ImdsMode.V2_REQUIRED, "us-east-1b", "use1-az2");
 		assertThat(source(ZoneFormat.NAME).lookup(TIMEOUT).candidates()).containsExactly(
 				new RackCandidate("us-east-1b", "availability-zone"),
 				new RackCandidate("use1-az2", "availability-zone-id"));
@@ -113,16 +103,17 @@ class Ec2MetadataRackSourceTests {
 
 	@Test
 	void missingAzIdStillAnswersTheAzName() throws Exception {
-		this.stub.imds(ImdsMode.V2_REQUIRED, "us-east-1b", null);
+		this.metadata.stub().imds(ImdsMode.V2_REQUIRED, "us-east-1b", null);
 		assertThat(source(ZoneFormat.ID).lookup(TIMEOUT).candidates())
 			.containsExactly(new RackCandidate("us-east-1b", "availability-zone"));
 	}
 
 	@Test
 	void tokenPutStillWorksRightAfterTheAzureSourceAskedTheSameAddress() throws Exception {
-		this.stub.imds(ImdsMode.V2_REQUIRED, "us-east-1b", "use1-az2")
+		this.metadata.stub().imds(ImdsMode.V2_REQUIRED, "us-east-1b", "use1-az2")
 			.route(MetadataStubServer.AZURE_ZONE_PATH, MetadataStubServer.answer(404, ""));
-		AzureMetadataRackSource azure = new AzureMetadataRackSource(new MetadataHttpClient(), true, this.stub.uri());
+		AzureMetadataRackSource azure = new AzureMetadataRackSource(new MetadataHttpClient(), true,
+				this.metadata.stub().uri());
 		for (int i = 0; i < 3; i++) {
 			assertThatExceptionOfType(MetadataException.class).isThrownBy(() -> azure.lookup(TIMEOUT));
 			assertThat(source(ZoneFormat.AUTO).lookup(TIMEOUT).candidates()).hasSize(2);
@@ -131,20 +122,20 @@ class Ec2MetadataRackSourceTests {
 
 	@Test
 	void imdsV1IsUsedWhenTheTokenPutHangsAsWithHopLimitOne() throws Exception {
-		this.stub.imds(ImdsMode.V1_ALLOWED_TOKEN_HANGS, "us-east-1b", "use1-az2");
+		this.metadata.stub().imds(ImdsMode.V1_ALLOWED_TOKEN_HANGS, "us-east-1b", "use1-az2");
 		Duration timeout = Duration.ofSeconds(3);
 		long start = System.nanoTime();
 		RackLookup lookup = source(ZoneFormat.AUTO).lookup(timeout);
 		assertThat(lookup.candidates()).extracting(RackCandidate::rack).containsExactly("use1-az2", "us-east-1b");
 		assertThat(elapsedSince(start)).isBetween(timeout.dividedBy(2).minusMillis(50), timeout.plus(MARGIN));
-		assertThat(this.stub.requests()).filteredOn((request) -> request.method().equals("GET"))
+		assertThat(this.metadata.stub().requests()).filteredOn((request) -> request.method().equals("GET"))
 			.hasSize(2)
 			.allSatisfy((get) -> assertThat(get.header(MetadataStubServer.TOKEN_HEADER)).isNull());
 	}
 
 	@Test
 	void imdsV1IsUsedWhenTheTokenEndpointIsMissing() throws Exception {
-		this.stub.imds(ImdsMode.V1_ALLOWED, "us-east-1b", "use1-az2")
+		this.metadata.stub().imds(ImdsMode.V1_ALLOWED, "us-east-1b", "use1-az2")
 			.route(MetadataStubServer.TOKEN_PATH, MetadataStubServer.answer(404, "Not Found"));
 		assertThat(source(ZoneFormat.AUTO).lookup(TIMEOUT).candidates()).extracting(RackCandidate::rack)
 			.containsExactly("use1-az2", "us-east-1b");
@@ -152,37 +143,38 @@ class Ec2MetadataRackSourceTests {
 
 	@Test
 	void noTokenAndNoImdsV1FailsNamingBothAttempts() {
-		this.stub.imds(ImdsMode.V2_REQUIRED, "us-east-1b", "use1-az2")
+		this.metadata.stub().imds(ImdsMode.V2_REQUIRED, "us-east-1b", "use1-az2")
 			.route(MetadataStubServer.TOKEN_PATH, MetadataStubServer.answer(403, "Forbidden"));
 		assertThatExceptionOfType(MetadataException.class).isThrownBy(() -> source(ZoneFormat.AUTO).lookup(TIMEOUT))
-			.withMessage("IMDSv2 token: " + this.stub.uri(MetadataStubServer.TOKEN_PATH) + " answered HTTP 403; "
-					+ "IMDSv1: " + this.stub.uri(MetadataStubServer.AZ_ID_PATH) + " answered HTTP 401");
+			.withMessage("IMDSv2 token: " + this.metadata.stub().uri(MetadataStubServer.TOKEN_PATH)
+					+ " answered HTTP 403; IMDSv1: " + this.metadata.stub().uri(MetadataStubServer.AZ_ID_PATH)
+					+ " answered HTTP 401");
 	}
 
 	@Test
 	void expiredTokenFailsNamingTheUrlAndTheStatus() {
-		this.stub.imds(ImdsMode.TOKEN_EXPIRES, "us-east-1b", "use1-az2");
+		this.metadata.stub().imds(ImdsMode.TOKEN_EXPIRES, "us-east-1b", "use1-az2");
 		assertThatExceptionOfType(MetadataException.class).isThrownBy(() -> source(ZoneFormat.AUTO).lookup(TIMEOUT))
-			.withMessage(this.stub.uri(MetadataStubServer.AZ_ID_PATH) + " answered HTTP 401");
-		assertThat(this.stub.requests(MetadataStubServer.AZ_ID_PATH)).singleElement()
+			.withMessage(this.metadata.stub().uri(MetadataStubServer.AZ_ID_PATH) + " answered HTTP 401");
+		assertThat(this.metadata.stub().requests(MetadataStubServer.AZ_ID_PATH)).singleElement()
 			.satisfies((get) -> assertThat(get.header(MetadataStubServer.TOKEN_HEADER)).isNotNull());
 	}
 
 	@ParameterizedTest
 	@ValueSource(ints = { 404, 500 })
 	void errorStatusOfBothAttributesFailsNamingTheUrl(int status) {
-		this.stub.imds(ImdsMode.V2_REQUIRED, "us-east-1b", "use1-az2")
+		this.metadata.stub().imds(ImdsMode.V2_REQUIRED, "us-east-1b", "use1-az2")
 			.route(MetadataStubServer.AZ_ID_PATH, MetadataStubServer.answer(status, "oops"))
 			.route(MetadataStubServer.AZ_NAME_PATH, MetadataStubServer.answer(status, "oops"));
 		assertThatExceptionOfType(MetadataException.class).isThrownBy(() -> source(ZoneFormat.AUTO).lookup(TIMEOUT))
-			.withMessage(this.stub.uri(MetadataStubServer.AZ_ID_PATH) + " answered HTTP " + status);
+			.withMessage(this.metadata.stub().uri(MetadataStubServer.AZ_ID_PATH) + " answered HTTP " + status);
 	}
 
 	@Test
 	void redirectOfTheAttributeIsNotFollowed() throws Exception {
 		try (MetadataStubServer elsewhere = MetadataStubServer.start()) {
 			elsewhere.imds(ImdsMode.V1_ALLOWED, "us-east-1b", "use1-az2");
-			this.stub.imds(ImdsMode.V2_REQUIRED, "us-east-1b", "use1-az2")
+			this.metadata.stub().imds(ImdsMode.V2_REQUIRED, "us-east-1b", "use1-az2")
 				.route(MetadataStubServer.AZ_ID_PATH,
 						MetadataStubServer.redirect(302, elsewhere.uri(MetadataStubServer.AZ_ID_PATH)));
 			assertThat(source(ZoneFormat.AUTO).lookup(TIMEOUT).candidates())
@@ -217,50 +209,50 @@ class Ec2MetadataRackSourceTests {
 	@ParameterizedTest
 	@ValueSource(strings = { "true", "TRUE", " true " })
 	void awsEc2MetadataDisabledTurnsTheSourceOffWithoutARequest(String value) throws Exception {
-		this.stub.imds(ImdsMode.V2_REQUIRED, "us-east-1b", "use1-az2");
-		Ec2MetadataRackSource source = new Ec2MetadataRackSource(new MetadataHttpClient(), true, this.stub.uri(),
-				ZoneFormat.AUTO, Map.of("AWS_EC2_METADATA_DISABLED", value)::get);
+		this.metadata.stub().imds(ImdsMode.V2_REQUIRED, "us-east-1b", "use1-az2");
+		Ec2MetadataRackSource source = new Ec2MetadataRackSource(new MetadataHttpClient(), true,
+				this.metadata.stub().uri(), ZoneFormat.AUTO, Map.of("AWS_EC2_METADATA_DISABLED", value)::get);
 		RackLookup lookup = source.lookup(TIMEOUT);
 		assertThat(lookup.isFound()).isFalse();
 		assertThat(lookup.reason()).isEqualTo("disabled by AWS_EC2_METADATA_DISABLED=true");
-		assertThat(this.stub.requests()).isEmpty();
+		assertThat(this.metadata.stub().requests()).isEmpty();
 	}
 
 	@Test
 	void awsEc2MetadataDisabledFalseLeavesTheSourceOn() throws Exception {
-		this.stub.imds(ImdsMode.V2_REQUIRED, "us-east-1b", "use1-az2");
-		Ec2MetadataRackSource source = new Ec2MetadataRackSource(new MetadataHttpClient(), true, this.stub.uri(),
-				ZoneFormat.AUTO, Map.of("AWS_EC2_METADATA_DISABLED", "false")::get);
+		this.metadata.stub().imds(ImdsMode.V2_REQUIRED, "us-east-1b", "use1-az2");
+		Ec2MetadataRackSource source = new Ec2MetadataRackSource(new MetadataHttpClient(), true,
+				this.metadata.stub().uri(), ZoneFormat.AUTO, Map.of("AWS_EC2_METADATA_DISABLED", "false")::get);
 		assertThat(source.lookup(TIMEOUT).isFound()).isTrue();
 	}
 
 	@Test
 	void disabledSourceMakesNoRequest() throws Exception {
-		this.stub.imds(ImdsMode.V2_REQUIRED, "us-east-1b", "use1-az2");
-		Ec2MetadataRackSource source = new Ec2MetadataRackSource(new MetadataHttpClient(), false, this.stub.uri(),
-				ZoneFormat.AUTO, NO_ENVIRONMENT);
+		this.metadata.stub().imds(ImdsMode.V2_REQUIRED, "us-east-1b", "use1-az2");
+		Ec2MetadataRackSource source = new Ec2MetadataRackSource(new MetadataHttpClient(), false,
+				this.metadata.stub().uri(), ZoneFormat.AUTO, NO_ENVIRONMENT);
 		assertThat(source.lookup(TIMEOUT).reason()).isEqualTo("disabled by follower-fetch.detection.aws.enabled=false");
-		assertThat(this.stub.requests()).isEmpty();
+		assertThat(this.metadata.stub().requests()).isEmpty();
 	}
 
 	@Test
 	void awsEc2MetadataServiceEndpointIsUsedWhenNoEndpointIsConfigured() throws Exception {
-		this.stub.imds(ImdsMode.V2_REQUIRED, "us-east-1b", "use1-az2");
+		this.metadata.stub().imds(ImdsMode.V2_REQUIRED, "us-east-1b", "use1-az2");
 		Ec2MetadataRackSource source = new Ec2MetadataRackSource(new MetadataHttpClient(), true, null,
-				ZoneFormat.AUTO, Map.of("AWS_EC2_METADATA_SERVICE_ENDPOINT", this.stub.uri() + "/")::get);
-		assertThat(source.endpoint()).isEqualTo(URI.create(this.stub.uri() + "/"));
+				ZoneFormat.AUTO, Map.of("AWS_EC2_METADATA_SERVICE_ENDPOINT", this.metadata.stub().uri() + "/")::get);
+		assertThat(source.endpoint()).isEqualTo(URI.create(this.metadata.stub().uri() + "/"));
 		assertThat(source.lookup(TIMEOUT).candidates()).extracting(RackCandidate::rack)
 			.containsExactly("use1-az2", "us-east-1b");
-		assertThat(this.stub.requests()).hasSize(3);
+		assertThat(this.metadata.stub().requests()).hasSize(3);
 	}
 
 	@Test
 	void configuredEndpointWinsOverTheVariable() throws Exception {
-		this.stub.imds(ImdsMode.V2_REQUIRED, "us-east-1b", "use1-az2");
-		Ec2MetadataRackSource source = new Ec2MetadataRackSource(new MetadataHttpClient(), true, this.stub.uri(),
-				ZoneFormat.AUTO,
+		this.metadata.stub().imds(ImdsMode.V2_REQUIRED, "us-east-1b", "use1-az2");
+		Ec2MetadataRackSource source = new Ec2MetadataRackSource(new MetadataHttpClient(), true,
+				this.metadata.stub().uri(), ZoneFormat.AUTO,
 				Map.of("AWS_EC2_METADATA_SERVICE_ENDPOINT", RawLoopbackServer.refusingUri().toString())::get);
-		assertThat(source.endpoint()).isEqualTo(this.stub.uri());
+		assertThat(source.endpoint()).isEqualTo(this.metadata.stub().uri());
 		assertThat(source.lookup(TIMEOUT).isFound()).isTrue();
 	}
 
@@ -284,7 +276,8 @@ class Ec2MetadataRackSourceTests {
 	}
 
 	private Ec2MetadataRackSource source(ZoneFormat zoneFormat) {
-		return new Ec2MetadataRackSource(new MetadataHttpClient(), true, this.stub.uri(), zoneFormat, NO_ENVIRONMENT);
+		return new Ec2MetadataRackSource(new MetadataHttpClient(), true, this.metadata.stub().uri(), zoneFormat,
+				NO_ENVIRONMENT);
 	}
 
 }

@@ -15,15 +15,13 @@
  */
 package dev.followerfetch.detection;
 
-import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
 
 import dev.followerfetch.detection.MetadataHttpClient.MetadataException;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -39,32 +37,23 @@ class EcsTaskMetadataRackSourceTests {
 
 	private static final Duration TIMEOUT = Duration.ofSeconds(2);
 
-	private MetadataStubServer stub;
-
-	@BeforeEach
-	void startStub() throws IOException {
-		this.stub = MetadataStubServer.start();
-	}
-
-	@AfterEach
-	void stopStub() {
-		this.stub.close();
-	}
+	@RegisterExtension
+	final MetadataStubExtension metadata = new MetadataStubExtension();
 
 	@Test
 	void availabilityZoneIsReadFromTheTaskDocument() throws Exception {
-		this.stub.ecs("us-east-1a");
+		this.metadata.stub().ecs("us-east-1a");
 		assertThat(source().lookup(TIMEOUT).candidates())
 			.containsExactly(new RackCandidate("us-east-1a", "availability-zone"));
-		assertThat(this.stub.requests()).singleElement()
+		assertThat(this.metadata.stub().requests()).singleElement()
 			.satisfies((request) -> assertThat(request.path()).isEqualTo(MetadataStubServer.ECS_BASE_PATH + "/task"));
 	}
 
 	@Test
 	void trailingSlashOfTheVariableIsIgnored() throws Exception {
-		this.stub.ecs("us-east-1a");
+		this.metadata.stub().ecs("us-east-1a");
 		EcsTaskMetadataRackSource source = new EcsTaskMetadataRackSource(new MetadataHttpClient(), true,
-				Map.of(EcsTaskMetadataRackSource.VARIABLE, this.stub.uri(MetadataStubServer.ECS_BASE_PATH) + "/")::get);
+				Map.of(EcsTaskMetadataRackSource.VARIABLE, taskBase() + "/")::get);
 		assertThat(source.lookup(TIMEOUT).isFound()).isTrue();
 	}
 
@@ -77,11 +66,11 @@ class EcsTaskMetadataRackSourceTests {
 
 	@Test
 	void disabledSourceMakesNoRequest() throws Exception {
-		this.stub.ecs("us-east-1a");
+		this.metadata.stub().ecs("us-east-1a");
 		EcsTaskMetadataRackSource source = new EcsTaskMetadataRackSource(new MetadataHttpClient(), false,
 				Map.of(EcsTaskMetadataRackSource.VARIABLE, taskBase())::get);
 		assertThat(source.lookup(TIMEOUT).reason()).isEqualTo("disabled by follower-fetch.detection.ecs.enabled=false");
-		assertThat(this.stub.requests()).isEmpty();
+		assertThat(this.metadata.stub().requests()).isEmpty();
 	}
 
 	@Test
@@ -96,7 +85,7 @@ class EcsTaskMetadataRackSourceTests {
 	@ValueSource(strings = { "<!DOCTYPE html><html><body>502 Bad Gateway</body></html>", "{\"AvailabilityZone\":",
 			"{\"AvailabilityZone\": \"us-east-1a\",}", "{} trailing", "[\"us-east-1a\"]", "" })
 	void bodyThatIsNotAJsonObjectFailsNamingTheUrl(String body) {
-		this.stub.route(MetadataStubServer.ECS_BASE_PATH + "/task", MetadataStubServer.answer(200, body));
+		this.metadata.stub().route(MetadataStubServer.ECS_BASE_PATH + "/task", MetadataStubServer.answer(200, body));
 		assertThatExceptionOfType(MetadataException.class).isThrownBy(() -> source().lookup(TIMEOUT))
 			.withMessageStartingWith(taskUri() + " answered a body that is not a JSON object: ")
 			.satisfies((ex) -> assertThat(ex.getMessage()).doesNotContain("\n"));
@@ -106,7 +95,7 @@ class EcsTaskMetadataRackSourceTests {
 	@ValueSource(strings = { "{\"TaskARN\":\"arn\"}", "{\"AvailabilityZone\":null}", "{\"AvailabilityZone\":1}",
 			"{\"Containers\":[{\"AvailabilityZone\":\"us-east-1a\"}]}" })
 	void taskDocumentWithoutATopLevelAvailabilityZoneStringFailsNamingTheUrl(String body) {
-		this.stub.route(MetadataStubServer.ECS_BASE_PATH + "/task", MetadataStubServer.answer(200, body));
+		this.metadata.stub().route(MetadataStubServer.ECS_BASE_PATH + "/task", MetadataStubServer.answer(200, body));
 		assertThatExceptionOfType(MetadataException.class).isThrownBy(() -> source().lookup(TIMEOUT))
 			.withMessage(taskUri() + " answered a task document without AvailabilityZone");
 	}
@@ -123,11 +112,11 @@ class EcsTaskMetadataRackSourceTests {
 	}
 
 	private String taskBase() {
-		return this.stub.uri(MetadataStubServer.ECS_BASE_PATH).toString();
+		return this.metadata.stub().uri(MetadataStubServer.ECS_BASE_PATH).toString();
 	}
 
 	private URI taskUri() {
-		return this.stub.uri(MetadataStubServer.ECS_BASE_PATH + "/task");
+		return this.metadata.stub().uri(MetadataStubServer.ECS_BASE_PATH + "/task");
 	}
 
 }

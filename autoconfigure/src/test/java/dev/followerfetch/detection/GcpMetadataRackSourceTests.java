@@ -15,7 +15,6 @@
  */
 package dev.followerfetch.detection;
 
-import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,9 +23,8 @@ import java.util.Map;
 import java.util.function.Function;
 
 import dev.followerfetch.detection.MetadataHttpClient.MetadataException;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -48,23 +46,14 @@ class GcpMetadataRackSourceTests {
 
 	private static final Function<String, String> NO_ENVIRONMENT = (name) -> null;
 
-	private MetadataStubServer stub;
-
-	@BeforeEach
-	void startStub() throws IOException {
-		this.stub = MetadataStubServer.start();
-	}
-
-	@AfterEach
-	void stopStub() {
-		this.stub.close();
-	}
+	@RegisterExtension
+	final MetadataStubExtension metadata = new MetadataStubExtension();
 
 	@Test
 	void zoneIsTakenFromTheProjectZonePathWithTheMetadataFlavorHeaderSent() throws Exception {
-		this.stub.gcp("projects/123456/zones/us-central1-b");
+		this.metadata.stub().gcp("projects/123456/zones/us-central1-b");
 		assertThat(source().lookup(TIMEOUT).candidates()).containsExactly(new RackCandidate("us-central1-b", "zone"));
-		assertThat(this.stub.requests()).singleElement().satisfies((request) -> {
+		assertThat(this.metadata.stub().requests()).singleElement().satisfies((request) -> {
 			assertThat(request.path()).isEqualTo(MetadataStubServer.GCP_ZONE_PATH);
 			assertThat(request.header("Metadata-Flavor")).isEqualTo("Google");
 		});
@@ -72,7 +61,7 @@ class GcpMetadataRackSourceTests {
 
 	@Test
 	void answerWithoutTheMetadataFlavorHeaderIsRejected() {
-		this.stub.route(MetadataStubServer.GCP_ZONE_PATH,
+		this.metadata.stub().route(MetadataStubServer.GCP_ZONE_PATH,
 				MetadataStubServer.answer(200, "projects/123456/zones/us-central1-b"));
 		assertThatExceptionOfType(MetadataException.class).isThrownBy(() -> source().lookup(TIMEOUT))
 			.withMessage(zoneUri() + " answered without the Metadata-Flavor: Google header");
@@ -83,7 +72,7 @@ class GcpMetadataRackSourceTests {
 			"us-central1-b", "projects/abc/zones/us-central1-b", "projects/123456/zones/", "{\"zone\":\"x\"}",
 			"\u0000\u0001\u0002" })
 	void bodyThatIsNotAProjectZonePathIsRejectedQuotingIt(String body) {
-		this.stub.gcp(body);
+		this.metadata.stub().gcp(body);
 		assertThatExceptionOfType(MetadataException.class).isThrownBy(() -> source().lookup(TIMEOUT))
 			.withMessage(zoneUri() + " answered " + RackValues.quote(body) + ", not projects/<number>/zones/<zone>")
 			.satisfies((ex) -> assertThat(ex.getMessage()).doesNotContain("\n").doesNotContain("\u0000"));
@@ -91,14 +80,14 @@ class GcpMetadataRackSourceTests {
 
 	@Test
 	void oversizedBodyFailsNamingTheUrl() {
-		this.stub.gcp("projects/123456/zones/" + "a".repeat(100_000));
+		this.metadata.stub().gcp("projects/123456/zones/" + "a".repeat(100_000));
 		assertThatExceptionOfType(MetadataException.class).isThrownBy(() -> source().lookup(TIMEOUT))
 			.withMessage(zoneUri() + " sent a body larger than 65536 bytes");
 	}
 
 	@Test
 	void binaryBodyFailsNamingTheUrl() {
-		this.stub.route(MetadataStubServer.GCP_ZONE_PATH,
+		this.metadata.stub().route(MetadataStubServer.GCP_ZONE_PATH,
 				flavored(new byte[] { (byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', (byte) 0xff }));
 		assertThatExceptionOfType(MetadataException.class).isThrownBy(() -> source().lookup(TIMEOUT))
 			.withMessage(zoneUri() + " sent a body that is not UTF-8 text");
@@ -107,7 +96,7 @@ class GcpMetadataRackSourceTests {
 	@ParameterizedTest
 	@ValueSource(ints = { 403, 404, 500 })
 	void errorStatusFailsNamingTheUrl(int status) {
-		this.stub.route(MetadataStubServer.GCP_ZONE_PATH, MetadataStubServer.answer(status, "error"));
+		this.metadata.stub().route(MetadataStubServer.GCP_ZONE_PATH, MetadataStubServer.answer(status, "error"));
 		assertThatExceptionOfType(MetadataException.class).isThrownBy(() -> source().lookup(TIMEOUT))
 			.withMessage(zoneUri() + " answered HTTP " + status);
 	}
@@ -116,7 +105,7 @@ class GcpMetadataRackSourceTests {
 	void redirectIsNotFollowed() throws Exception {
 		try (MetadataStubServer elsewhere = MetadataStubServer.start()) {
 			elsewhere.gcp("projects/123456/zones/us-central1-b");
-			this.stub.route(MetadataStubServer.GCP_ZONE_PATH,
+			this.metadata.stub().route(MetadataStubServer.GCP_ZONE_PATH,
 					MetadataStubServer.redirect(302, elsewhere.uri(MetadataStubServer.GCP_ZONE_PATH)));
 			assertThatExceptionOfType(MetadataException.class).isThrownBy(() -> source().lookup(TIMEOUT))
 				.withMessageStartingWith(zoneUri() + " answered HTTP 302 redirect to ");
@@ -126,7 +115,7 @@ class GcpMetadataRackSourceTests {
 
 	@Test
 	void endpointThatNeverAnswersFailsWithinTheTimeout() {
-		this.stub.route(MetadataStubServer.GCP_ZONE_PATH, this.stub.hang());
+		this.metadata.stub().route(MetadataStubServer.GCP_ZONE_PATH, this.metadata.stub().hang());
 		long start = System.nanoTime();
 		assertThatExceptionOfType(MetadataException.class).isThrownBy(() -> source().lookup(TIMEOUT))
 			.withMessage(zoneUri() + " did not answer within " + TIMEOUT.toMillis() + " ms");
@@ -135,19 +124,19 @@ class GcpMetadataRackSourceTests {
 
 	@Test
 	void gceMetadataHostInHostPortFormIsUsedWhenNoEndpointIsConfigured() throws Exception {
-		this.stub.gcp("projects/123456/zones/europe-west4-a");
+		this.metadata.stub().gcp("projects/123456/zones/europe-west4-a");
 		GcpMetadataRackSource source = new GcpMetadataRackSource(new MetadataHttpClient(), true, null,
-				Map.of("GCE_METADATA_HOST", this.stub.hostAndPort())::get);
+				Map.of("GCE_METADATA_HOST", this.metadata.stub().hostAndPort())::get);
 		assertThat(source.lookup(TIMEOUT).candidates()).extracting(RackCandidate::rack)
 			.containsExactly("europe-west4-a");
-		assertThat(this.stub.requests()).hasSize(1);
+		assertThat(this.metadata.stub().requests()).hasSize(1);
 	}
 
 	@Test
 	void gceMetadataHostAsAUrlIsUsedToo() throws Exception {
-		this.stub.gcp("projects/123456/zones/europe-west4-a");
+		this.metadata.stub().gcp("projects/123456/zones/europe-west4-a");
 		GcpMetadataRackSource source = new GcpMetadataRackSource(new MetadataHttpClient(), true, null,
-				Map.of("GCE_METADATA_HOST", this.stub.uri().toString())::get);
+				Map.of("GCE_METADATA_HOST", this.metadata.stub().uri().toString())::get);
 		assertThat(source.lookup(TIMEOUT).isFound()).isTrue();
 	}
 
@@ -188,28 +177,28 @@ class GcpMetadataRackSourceTests {
 
 	@Test
 	void endpointChosenByTheUserIsAskedWhateverTheFirmwareSays(@TempDir Path dmi) throws Exception {
-		this.stub.gcp("projects/123456/zones/europe-west4-a");
+		this.metadata.stub().gcp("projects/123456/zones/europe-west4-a");
 		Path productName = Files.writeString(dmi.resolve("product_name"), "VirtualBox\n");
-		GcpMetadataRackSource configured = new GcpMetadataRackSource(new MetadataHttpClient(), true, this.stub.uri(),
-				NO_ENVIRONMENT, productName);
+		GcpMetadataRackSource configured = new GcpMetadataRackSource(new MetadataHttpClient(), true,
+				this.metadata.stub().uri(), NO_ENVIRONMENT, productName);
 		GcpMetadataRackSource fromVariable = new GcpMetadataRackSource(new MetadataHttpClient(), true, null,
-				Map.of("GCE_METADATA_HOST", this.stub.hostAndPort())::get, productName);
+				Map.of("GCE_METADATA_HOST", this.metadata.stub().hostAndPort())::get, productName);
 		assertThat(configured.lookup(TIMEOUT).isFound()).isTrue();
 		assertThat(fromVariable.lookup(TIMEOUT).isFound()).isTrue();
-		assertThat(this.stub.requests()).hasSize(2);
+		assertThat(this.metadata.stub().requests()).hasSize(2);
 	}
 
 	@Test
 	void disabledSourceMakesNoRequest() throws Exception {
-		this.stub.gcp("projects/123456/zones/us-central1-b");
-		GcpMetadataRackSource source = new GcpMetadataRackSource(new MetadataHttpClient(), false, this.stub.uri(),
-				NO_ENVIRONMENT);
+		this.metadata.stub().gcp("projects/123456/zones/us-central1-b");
+		GcpMetadataRackSource source = new GcpMetadataRackSource(new MetadataHttpClient(), false,
+				this.metadata.stub().uri(), NO_ENVIRONMENT);
 		assertThat(source.lookup(TIMEOUT).reason()).isEqualTo("disabled by follower-fetch.detection.gcp.enabled=false");
-		assertThat(this.stub.requests()).isEmpty();
+		assertThat(this.metadata.stub().requests()).isEmpty();
 	}
 
 	private GcpMetadataRackSource source() {
-		return new GcpMetadataRackSource(new MetadataHttpClient(), true, this.stub.uri(), NO_ENVIRONMENT);
+		return new GcpMetadataRackSource(new MetadataHttpClient(), true, this.metadata.stub().uri(), NO_ENVIRONMENT);
 	}
 
 	private static MetadataStubServer.Responder flavored(byte[] body) {
@@ -220,7 +209,7 @@ class GcpMetadataRackSourceTests {
 	}
 
 	private URI zoneUri() {
-		return this.stub.uri(MetadataStubServer.GCP_ZONE_PATH);
+		return this.metadata.stub().uri(MetadataStubServer.GCP_ZONE_PATH);
 	}
 
 }

@@ -15,15 +15,13 @@
  */
 package dev.followerfetch.detection;
 
-import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
 
 import dev.followerfetch.detection.MetadataHttpClient.Response;
 import dev.followerfetch.detection.MetadataStubServer.ImdsMode;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -39,21 +37,12 @@ class MetadataStubServerTests {
 
 	private final MetadataHttpClient client = new MetadataHttpClient();
 
-	private MetadataStubServer stub;
-
-	@BeforeEach
-	void startStub() throws IOException {
-		this.stub = MetadataStubServer.start();
-	}
-
-	@AfterEach
-	void stopStub() {
-		this.stub.close();
-	}
+	@RegisterExtension
+	final MetadataStubExtension metadata = new MetadataStubExtension();
 
 	@Test
 	void imdsTokenPutWithoutTtlHeaderIsRejectedWith400() throws Exception {
-		this.stub.imds(ImdsMode.V2_REQUIRED, "us-east-1b", "use1-az2");
+		this.metadata.stub().imds(ImdsMode.V2_REQUIRED, "us-east-1b", "use1-az2");
 		assertThat(status("PUT", MetadataStubServer.TOKEN_PATH, Map.of())).isEqualTo(400);
 		assertThat(status("PUT", MetadataStubServer.TOKEN_PATH, Map.of(MetadataStubServer.TOKEN_TTL_HEADER, "0")))
 			.isEqualTo(400);
@@ -63,7 +52,7 @@ class MetadataStubServerTests {
 
 	@Test
 	void imdsV2GetWithoutAValidTokenIsRejectedWith401() throws Exception {
-		this.stub.imds(ImdsMode.V2_REQUIRED, "us-east-1b", "use1-az2");
+		this.metadata.stub().imds(ImdsMode.V2_REQUIRED, "us-east-1b", "use1-az2");
 		assertThat(status("GET", MetadataStubServer.AZ_ID_PATH, Map.of())).isEqualTo(401);
 		assertThat(status("GET", MetadataStubServer.AZ_ID_PATH, Map.of(MetadataStubServer.TOKEN_HEADER, "forged")))
 			.isEqualTo(401);
@@ -74,13 +63,13 @@ class MetadataStubServerTests {
 
 	@Test
 	void imdsV1AllowedAnswersAGetWithoutToken() throws Exception {
-		this.stub.imds(ImdsMode.V1_ALLOWED, "us-east-1b", "use1-az2");
+		this.metadata.stub().imds(ImdsMode.V1_ALLOWED, "us-east-1b", "use1-az2");
 		assertThat(body("GET", MetadataStubServer.AZ_NAME_PATH, Map.of())).isEqualTo("us-east-1b");
 	}
 
 	@Test
 	void imdsExpiredTokenIsRejectedWith401() throws Exception {
-		this.stub.imds(ImdsMode.TOKEN_EXPIRES, "us-east-1b", "use1-az2");
+		this.metadata.stub().imds(ImdsMode.TOKEN_EXPIRES, "us-east-1b", "use1-az2");
 		String token = body("PUT", MetadataStubServer.TOKEN_PATH, Map.of(MetadataStubServer.TOKEN_TTL_HEADER, "60"));
 		assertThat(status("GET", MetadataStubServer.AZ_ID_PATH, Map.of(MetadataStubServer.TOKEN_HEADER, token)))
 			.isEqualTo(401);
@@ -88,7 +77,7 @@ class MetadataStubServerTests {
 
 	@Test
 	void gcpWithoutMetadataFlavorIsRejectedWith403() throws Exception {
-		this.stub.gcp("projects/123456/zones/us-central1-b");
+		this.metadata.stub().gcp("projects/123456/zones/us-central1-b");
 		assertThat(status("GET", MetadataStubServer.GCP_ZONE_PATH, Map.of())).isEqualTo(403);
 		Response response = send("GET", MetadataStubServer.GCP_ZONE_PATH, Map.of("Metadata-Flavor", "Google"));
 		assertThat(response.body()).isEqualTo("projects/123456/zones/us-central1-b");
@@ -97,7 +86,7 @@ class MetadataStubServerTests {
 
 	@Test
 	void azureWithoutMetadataHeaderOrApiVersionIsRejectedWith400() throws Exception {
-		this.stub.azure("2", "eastus");
+		this.metadata.stub().azure("2", "eastus");
 		String query = "?api-version=2021-02-01&format=text";
 		assertThat(status("GET", MetadataStubServer.AZURE_ZONE_PATH + query, Map.of())).isEqualTo(400);
 		assertThat(status("GET", MetadataStubServer.AZURE_ZONE_PATH + "?format=text", Map.of("Metadata", "true")))
@@ -107,7 +96,7 @@ class MetadataStubServerTests {
 
 	@Test
 	void ecsAnswersATaskDocumentThatParses() throws Exception {
-		this.stub.ecs("us-east-1a");
+		this.metadata.stub().ecs("us-east-1a");
 		String document = body("GET", MetadataStubServer.ECS_BASE_PATH + "/task", Map.of());
 		assertThat(JsonFields.topLevelString(document, "AvailabilityZone")).isEqualTo("us-east-1a");
 		assertThat(JsonFields.topLevelString(document, "LaunchType")).isEqualTo("FARGATE");
@@ -115,10 +104,10 @@ class MetadataStubServerTests {
 
 	@Test
 	void requestsAreRecordedWithMethodPathQueryAndHeaders() throws Exception {
-		this.stub.azure("2", "eastus");
+		this.metadata.stub().azure("2", "eastus");
 		body("GET", MetadataStubServer.AZURE_ZONE_PATH + "?api-version=2021-02-01&format=text",
 				Map.of("Metadata", "true"));
-		assertThat(this.stub.requests()).singleElement().satisfies((request) -> {
+		assertThat(this.metadata.stub().requests()).singleElement().satisfies((request) -> {
 			assertThat(request.method()).isEqualTo("GET");
 			assertThat(request.path()).isEqualTo(MetadataStubServer.AZURE_ZONE_PATH);
 			assertThat(request.query()).isEqualTo("api-version=2021-02-01&format=text");
@@ -137,7 +126,7 @@ class MetadataStubServerTests {
 	}
 
 	private Response send(String method, String pathAndQuery, Map<String, String> headers) throws Exception {
-		return this.client.send(method, this.stub.uri(pathAndQuery), headers, TIMEOUT);
+		return this.client.send(method, this.metadata.stub().uri(pathAndQuery), headers, TIMEOUT);
 	}
 
 }

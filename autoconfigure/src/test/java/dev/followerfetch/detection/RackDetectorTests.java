@@ -15,7 +15,6 @@
  */
 package dev.followerfetch.detection;
 
-import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -28,9 +27,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import dev.followerfetch.detection.DetectedRack.Attempt;
 import dev.followerfetch.detection.DetectedRack.Outcome;
 import dev.followerfetch.detection.MetadataStubServer.ImdsMode;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static dev.followerfetch.detection.MetadataHttpClientTests.elapsedSince;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -47,17 +46,12 @@ class RackDetectorTests {
 
 	private static final Duration MARGIN = Duration.ofSeconds(2);
 
-	private MetadataStubServer stub;
+	@RegisterExtension
+	final MetadataStubExtension metadata = new MetadataStubExtension();
 
 	@BeforeEach
-	void startStub() throws IOException {
-		this.stub = MetadataStubServer.start();
+	void awaitDetectionThreadsOfEarlierTests() {
 		await().atMost(Duration.ofSeconds(5)).until(() -> detectionThreads() == 0);
-	}
-
-	@AfterEach
-	void stopStub() {
-		this.stub.close();
 	}
 
 	@Test
@@ -71,37 +65,41 @@ class RackDetectorTests {
 	@Test
 	void localSourceOfHigherPriorityAnsweringMeansNoRemoteRequestAtAll() {
 		allCloudsAnswering();
-		DetectedRack detected = detect(Duration.ofSeconds(1), env("use1-az1"), ecs(this.stub.uri()),
-				aws(this.stub.uri()), gcp(this.stub.uri()), azure(this.stub.uri()));
+		DetectedRack detected = detect(Duration.ofSeconds(1), env("use1-az1"), ecs(this.metadata.stub().uri()),
+				aws(this.metadata.stub().uri()), gcp(this.metadata.stub().uri()), azure(this.metadata.stub().uri()));
 		assertThat(detected.rack()).hasValue("use1-az1");
 		assertThat(detected.attempts()).extracting(Attempt::outcome)
 			.containsExactly(Outcome.FOUND, Outcome.SKIPPED, Outcome.SKIPPED, Outcome.SKIPPED, Outcome.SKIPPED);
-		assertThat(this.stub.requests()).isEmpty();
+		assertThat(this.metadata.stub().requests()).isEmpty();
 	}
 
 	@Test
 	void remoteSourcesAreAskedOnlyWhenTheLocalOnesBeforeThemHaveNothing() {
 		allCloudsAnswering();
-		DetectedRack detected = detect(Duration.ofSeconds(1), env(null), aws(this.stub.uri()), gcp(this.stub.uri()));
+		DetectedRack detected = detect(Duration.ofSeconds(1), env(null), aws(this.metadata.stub().uri()),
+				gcp(this.metadata.stub().uri()));
 		assertThat(detected.rack()).hasValue("use1-az2");
 		assertThat(detected.source()).hasValue("aws:availability-zone-id");
 		assertThat(detected.attempts()).extracting(Attempt::outcome)
 			.containsExactly(Outcome.NOT_FOUND, Outcome.FOUND, Outcome.SKIPPED);
-		assertThat(this.stub.requests(MetadataStubServer.TOKEN_PATH)).hasSize(1);
+		assertThat(this.metadata.stub().requests(MetadataStubServer.TOKEN_PATH)).hasSize(1);
 	}
 
 	@Test
 	void higherPriorityRemoteSourceThatAnswersLaterStillWins() {
 		Duration delay = Duration.ofMillis(300);
-		this.stub.gcp("projects/123456/zones/us-central1-b")
-			.route(MetadataStubServer.TOKEN_PATH, this.stub.delayed(delay, MetadataStubServer.answer(200, "token")))
+		this.metadata.stub()
+			.gcp("projects/123456/zones/us-central1-b")
+			.route(MetadataStubServer.TOKEN_PATH,
+					this.metadata.stub().delayed(delay, MetadataStubServer.answer(200, "token")))
 			.route(MetadataStubServer.AZ_ID_PATH, MetadataStubServer.answer(200, "use1-az2"))
 			.route(MetadataStubServer.AZ_NAME_PATH, MetadataStubServer.answer(200, "us-east-1b"));
 		long start = System.nanoTime();
-		DetectedRack detected = detect(Duration.ofSeconds(2), aws(this.stub.uri()), gcp(this.stub.uri()));
+		DetectedRack detected = detect(Duration.ofSeconds(2), aws(this.metadata.stub().uri()),
+				gcp(this.metadata.stub().uri()));
 		assertThat(detected.source()).hasValue("aws:availability-zone-id");
 		assertThat(elapsedSince(start)).isGreaterThanOrEqualTo(delay);
-		assertThat(this.stub.requests(MetadataStubServer.GCP_ZONE_PATH)).as("gcp was asked at the same time")
+		assertThat(this.metadata.stub().requests(MetadataStubServer.GCP_ZONE_PATH)).as("gcp was asked at the same time")
 			.hasSize(1);
 		assertThat(detected.attempts()).extracting(Attempt::outcome).containsExactly(Outcome.FOUND, Outcome.SKIPPED);
 	}
@@ -111,10 +109,11 @@ class RackDetectorTests {
 		Duration budget = Duration.ofMillis(800);
 		MetadataStubServer.Responder zone = MetadataStubServer
 			.flavored(MetadataStubServer.answer(200, "projects/123456/zones/us-central1-b"));
-		this.stub.route(MetadataStubServer.GCP_ZONE_PATH, this.stub.delayed(Duration.ofMillis(500), zone));
+		this.metadata.stub()
+			.route(MetadataStubServer.GCP_ZONE_PATH, this.metadata.stub().delayed(Duration.ofMillis(500), zone));
 		try (RawLoopbackServer hanging = RawLoopbackServer.holding()) {
 			long start = System.nanoTime();
-			DetectedRack detected = detect(budget, aws(hanging.uri()), gcp(this.stub.uri()));
+			DetectedRack detected = detect(budget, aws(hanging.uri()), gcp(this.metadata.stub().uri()));
 			assertThat(detected.source()).hasValue("gcp:zone");
 			assertThat(detected.attempts().get(0).outcome()).isIn(Outcome.TIMED_OUT, Outcome.FAILED);
 			assertThat(elapsedSince(start)).isBetween(budget.minusMillis(50), budget.plus(MARGIN));
@@ -123,11 +122,11 @@ class RackDetectorTests {
 
 	@Test
 	void hangingSourcesEndDetectionWithinTheBudget() throws Exception {
-		this.stub.route(MetadataStubServer.GCP_ZONE_PATH, this.stub.hang());
+		this.metadata.stub().route(MetadataStubServer.GCP_ZONE_PATH, this.metadata.stub().hang());
 		try (RawLoopbackServer hanging = RawLoopbackServer.holding()) {
 			long start = System.nanoTime();
-			DetectedRack detected = detect(BUDGET, ecs(hanging.uri()), aws(hanging.uri()), gcp(this.stub.uri()),
-					azure(hanging.uri()));
+			DetectedRack detected = detect(BUDGET, ecs(hanging.uri()), aws(hanging.uri()),
+					gcp(this.metadata.stub().uri()), azure(hanging.uri()));
 			assertThat(elapsedSince(start)).isLessThan(BUDGET.plus(MARGIN));
 			assertThat(detected.rack()).isEmpty();
 			assertThat(detected.attempts()).extracting(Attempt::outcome)
@@ -149,9 +148,9 @@ class RackDetectorTests {
 	void noDetectionThreadOutlivesASourceWhoseEndpointTricklesItsHeaders() throws Exception {
 		String response = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nX-Padding: " + "x".repeat(200)
 				+ "\r\nContent-Length: 8\r\n\r\nuse1-az2";
-		this.stub.gcp("projects/123456/zones/us-central1-b");
+		this.metadata.stub().gcp("projects/123456/zones/us-central1-b");
 		try (RawLoopbackServer trickling = RawLoopbackServer.trickling(response, Duration.ofMillis(50))) {
-			DetectedRack detected = detect(BUDGET, aws(trickling.uri()), gcp(this.stub.uri()));
+			DetectedRack detected = detect(BUDGET, aws(trickling.uri()), gcp(this.metadata.stub().uri()));
 			assertThat(detected.source()).hasValue("gcp:zone");
 			await().atMost(MARGIN).until(() -> detectionThreads() == 0);
 		}
@@ -159,11 +158,11 @@ class RackDetectorTests {
 
 	@Test
 	void noDetectionThreadOutlivesTheBudgetWhenALowerPrioritySourceHangs() throws Exception {
-		this.stub.imds(ImdsMode.V2_REQUIRED, "us-east-1b", "use1-az2");
+		this.metadata.stub().imds(ImdsMode.V2_REQUIRED, "us-east-1b", "use1-az2");
 		try (RawLoopbackServer hanging = RawLoopbackServer.holding()) {
 			Duration budget = Duration.ofSeconds(3);
 			long start = System.nanoTime();
-			DetectedRack detected = detect(budget, aws(this.stub.uri()), gcp(hanging.uri()));
+			DetectedRack detected = detect(budget, aws(this.metadata.stub().uri()), gcp(hanging.uri()));
 			assertThat(detected.source()).hasValue("aws:availability-zone-id");
 			assertThat(elapsedSince(start)).isLessThan(budget);
 			await().atMost(budget.plus(MARGIN)).until(() -> detectionThreads() == 0);
@@ -190,8 +189,9 @@ class RackDetectorTests {
 
 	@Test
 	void invalidValueIsRejectedNamingSourceAndValueAndTheNextSourceIsTried() {
-		this.stub.gcp("projects/123456/zones/us-central1-b");
-		DetectedRack detected = detect(Duration.ofSeconds(1), env("us east\u001b[31m"), gcp(this.stub.uri()));
+		this.metadata.stub().gcp("projects/123456/zones/us-central1-b");
+		DetectedRack detected = detect(Duration.ofSeconds(1), env("us east\u001b[31m"),
+				gcp(this.metadata.stub().uri()));
 		assertThat(detected.rack()).hasValue("us-central1-b");
 		assertThat(detected.source()).hasValue("gcp:zone");
 		assertThat(detected.attempts().get(0)).satisfies((attempt) -> {
@@ -206,9 +206,11 @@ class RackDetectorTests {
 
 	@Test
 	void invalidValuesFromImdsAreReportedAndTheNextRemoteSourceAnswers() {
-		this.stub.imds(ImdsMode.V2_REQUIRED, "x".repeat(129), "use1-az2\r\nX-Injected: 1")
+		this.metadata.stub()
+			.imds(ImdsMode.V2_REQUIRED, "x".repeat(129), "use1-az2\r\nX-Injected: 1")
 			.gcp("projects/123456/zones/us-central1-b");
-		DetectedRack detected = detect(Duration.ofSeconds(1), aws(this.stub.uri()), gcp(this.stub.uri()));
+		DetectedRack detected = detect(Duration.ofSeconds(1), aws(this.metadata.stub().uri()),
+				gcp(this.metadata.stub().uri()));
 		assertThat(detected.source()).hasValue("gcp:zone");
 		assertThat(detected.attempts().get(0)).satisfies((attempt) -> {
 			assertThat(attempt.outcome()).isEqualTo(Outcome.INVALID);
@@ -221,8 +223,8 @@ class RackDetectorTests {
 
 	@Test
 	void emptyImdsAttributeIsReportedAndTheOtherAttributeStillAnswers() {
-		this.stub.imds(ImdsMode.V2_REQUIRED, "us-east-1b", "");
-		DetectedRack detected = detect(Duration.ofSeconds(1), aws(this.stub.uri()));
+		this.metadata.stub().imds(ImdsMode.V2_REQUIRED, "us-east-1b", "");
+		DetectedRack detected = detect(Duration.ofSeconds(1), aws(this.metadata.stub().uri()));
 		assertThat(detected.rack()).hasValue("us-east-1b");
 		assertThat(detected.source()).hasValue("aws:availability-zone");
 		assertThat(detected.describeAttempts()).isEqualTo(
@@ -231,8 +233,8 @@ class RackDetectorTests {
 
 	@Test
 	void emptyEcsAvailabilityZoneIsInvalidNamingTheSource() {
-		this.stub.ecs("");
-		DetectedRack detected = detect(Duration.ofSeconds(1), ecs(this.stub.uri()));
+		this.metadata.stub().ecs("");
+		DetectedRack detected = detect(Duration.ofSeconds(1), ecs(this.metadata.stub().uri()));
 		assertThat(detected.rack()).isEmpty();
 		assertThat(detected.attempts()).singleElement()
 			.hasToString("ecs: invalid, invalid rack from ecs:availability-zone: empty value");
@@ -241,13 +243,14 @@ class RackDetectorTests {
 	@Test
 	void refusedAndErrorAnswersAreFailuresNamingTheUrl() throws Exception {
 		URI refusing = RawLoopbackServer.refusingUri();
-		this.stub.route(MetadataStubServer.GCP_ZONE_PATH, MetadataStubServer.answer(500, "boom"));
-		DetectedRack detected = detect(Duration.ofSeconds(1), aws(refusing), gcp(this.stub.uri()));
+		this.metadata.stub().route(MetadataStubServer.GCP_ZONE_PATH, MetadataStubServer.answer(500, "boom"));
+		DetectedRack detected = detect(Duration.ofSeconds(1), aws(refusing), gcp(this.metadata.stub().uri()));
 		assertThat(detected.rack()).isEmpty();
 		assertThat(detected.attempts()).extracting(Attempt::toString)
 			.containsExactly("aws: failed, IMDSv2 token: " + refusing + "/latest/api/token refused the connection; "
 					+ "IMDSv1: " + refusing + "/latest/meta-data/placement/availability-zone-id refused the connection",
-					"gcp: failed, " + this.stub.uri(MetadataStubServer.GCP_ZONE_PATH) + " answered HTTP 500");
+					"gcp: failed, " + this.metadata.stub().uri(MetadataStubServer.GCP_ZONE_PATH)
+							+ " answered HTTP 500");
 	}
 
 	@Test
@@ -268,12 +271,13 @@ class RackDetectorTests {
 
 	@Test
 	void selectorChoosesAmongTheCandidatesOfTheWinningSource() {
-		this.stub.imds(ImdsMode.V2_REQUIRED, "us-east-1b", "use1-az2");
+		this.metadata.stub().imds(ImdsMode.V2_REQUIRED, "us-east-1b", "use1-az2");
 		CandidateSelector byName = (source, candidates) -> new CandidateSelector.Selection(candidates.stream()
 			.filter((candidate) -> candidate.attribute().equals("availability-zone"))
 			.findFirst()
 			.orElseThrow(), "brokers use AZ names", null);
-		DetectedRack detected = new RackDetector(List.of(aws(this.stub.uri())), Duration.ofSeconds(1), byName)
+		DetectedRack detected = new RackDetector(List.of(aws(this.metadata.stub().uri())), Duration.ofSeconds(1),
+				byName)
 			.detect();
 		assertThat(detected.rack()).hasValue("us-east-1b");
 		assertThat(detected.source()).hasValue("aws:availability-zone");
@@ -282,7 +286,7 @@ class RackDetectorTests {
 	}
 
 	private void allCloudsAnswering() {
-		this.stub.imds(ImdsMode.V2_REQUIRED, "us-east-1b", "use1-az2")
+		this.metadata.stub().imds(ImdsMode.V2_REQUIRED, "us-east-1b", "use1-az2")
 			.gcp("projects/123456/zones/us-central1-b")
 			.azure("2", "eastus")
 			.ecs("us-east-1a");
