@@ -22,7 +22,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
-import java.util.stream.Collectors;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -67,8 +66,8 @@ final class BrokerMatchingCandidateSelector implements CandidateSelector {
 		}
 		catch (Exception ex) {
 			String reason = "broker racks unknown (" + describe(ex) + "), kept the preferred " + preferred.attribute();
-			logger.warn("Could not read the brokers' racks to choose between " + forms(candidates) + ": "
-					+ describe(ex) + "; using " + preferred.rack() + " (" + preferred.attribute() + ")");
+			logger.warn("Could not read the brokers' racks to choose between " + RackCandidate.describe(candidates)
+					+ ": " + describe(ex) + "; using " + preferred.describe());
 			return new Selection(preferred, reason, null);
 		}
 		if (racks.isEmpty()) {
@@ -81,17 +80,11 @@ final class BrokerMatchingCandidateSelector implements CandidateSelector {
 				return new Selection(candidate, candidate.attribute() + " matches the broker racks " + racks, racks);
 			}
 		}
-		String reason = "no broker rack matches " + forms(candidates) + " (broker racks: " + racks
+		String reason = "no broker rack matches " + RackCandidate.describe(candidates) + " (broker racks: " + racks
 				+ "), kept the preferred " + preferred.attribute();
 		logger.warn("Rack mismatch: " + reason + ". Consumers will read across zones until client.rack matches a "
 				+ "broker rack; set follower-fetch.rack or fix broker.rack.");
 		return new Selection(preferred, reason, racks);
-	}
-
-	private static String forms(List<RackCandidate> candidates) {
-		return candidates.stream()
-			.map((candidate) -> candidate.rack() + " (" + candidate.attribute() + ")")
-			.collect(Collectors.joining(", "));
 	}
 
 	private String describe(Exception ex) {

@@ -194,13 +194,9 @@ public final class DetectedRack {
 
 		@Override
 		public String toString() {
-			if (this.outcome == Outcome.FOUND) {
-				return this.source + ": " + this.candidates.stream()
-					.map((candidate) -> candidate.rack() + " (" + candidate.attribute() + ")")
-					.collect(Collectors.joining(", ")) + ((this.detail != null) ? ", " + this.detail : "");
-			}
-			return this.source + ": " + this.outcome.name().toLowerCase(Locale.ROOT).replace('_', ' ')
-					+ ((this.detail != null) ? ", " + this.detail : "");
+			String answer = (this.outcome == Outcome.FOUND) ? RackCandidate.describe(this.candidates)
+					: this.outcome.name().toLowerCase(Locale.ROOT).replace('_', ' ');
+			return this.source + ": " + answer + ((this.detail != null) ? ", " + this.detail : "");
 		}
 
 	}

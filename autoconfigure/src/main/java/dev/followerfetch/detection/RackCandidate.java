@@ -16,6 +16,9 @@
 
 package dev.followerfetch.detection;
 
+import java.util.List;
+import java.util.stream.Collectors;
+
 import org.springframework.util.Assert;
 
 /**
@@ -32,6 +35,24 @@ public record RackCandidate(String rack, String attribute) {
 	public RackCandidate {
 		Assert.notNull(rack, "'rack' must not be null");
 		Assert.hasText(attribute, "'attribute' must not be empty");
+	}
+
+	/**
+	 * Describe this candidate for a message or a log line.
+	 * @return the rack followed by its attribute in brackets, for example
+	 * {@code use1-az2 (availability-zone-id)}
+	 */
+	String describe() {
+		return this.rack + " (" + this.attribute + ")";
+	}
+
+	/**
+	 * Describe candidates for a message or a log line.
+	 * @param candidates the candidates
+	 * @return each {@link #describe() described}, in order, separated by commas
+	 */
+	static String describe(List<RackCandidate> candidates) {
+		return candidates.stream().map(RackCandidate::describe).collect(Collectors.joining(", "));
 	}
 
 }
