@@ -92,8 +92,7 @@ final class BrokerMatchingCandidateSelector implements CandidateSelector {
 		if (cause instanceof TimeoutException || cause instanceof org.apache.kafka.common.errors.TimeoutException) {
 			return "no answer within " + this.timeout.toMillis() + " ms";
 		}
-		String message = (cause.getMessage() != null) ? cause.getMessage() : cause.getClass().getSimpleName();
-		return message.replaceAll("\\s+", " ");
+		return FailureMessages.of(cause).replaceAll("\\s+", " ");
 	}
 
 }

@@ -387,8 +387,7 @@ final class MetadataHttpClient {
 	}
 
 	private static String oneLine(Throwable ex) {
-		String message = (ex.getMessage() != null) ? ex.getMessage() : ex.getClass().getSimpleName();
-		return message.replaceAll("\\p{Cntrl}+", " ");
+		return FailureMessages.of(ex).replaceAll("\\p{Cntrl}+", " ");
 	}
 
 	/**
