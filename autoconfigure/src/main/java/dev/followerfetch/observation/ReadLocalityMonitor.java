@@ -19,6 +19,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -395,10 +396,12 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 		if (views.size() == 1) {
 			return describeSelectors(views.values().iterator().next());
 		}
-		return views.entrySet().stream().map((entry) -> {
-			String cluster = this.inspectors.clusterOf(entry.getKey());
-			return ((cluster != null) ? cluster : "KafkaAdmin") + ": " + describeSelectors(entry.getValue());
-		}).collect(Collectors.joining(" | "));
+		Map<String, String> byCluster = new TreeMap<>(Comparator.nullsFirst(Comparator.naturalOrder()));
+		views.forEach((inspector, view) -> byCluster.put(this.inspectors.clusterOf(inspector), describeSelectors(view)));
+		return byCluster.entrySet()
+			.stream()
+			.map((entry) -> ((entry.getKey() != null) ? entry.getKey() : "KafkaAdmin") + ": " + entry.getValue())
+			.collect(Collectors.joining(" | "));
 	}
 
 	private static String describeSelectors(ClusterView view) {
