@@ -53,12 +53,12 @@ final class BrokerMatchingCandidateSelector implements CandidateSelector {
 	@Override
 	public Selection select(String source, List<RackCandidate> candidates) {
 		RackCandidate preferred = candidates.get(0);
-		if (candidates.size() == 1) {
-			return new Selection(preferred, null, null);
-		}
 		if ("aws".equals(source) && this.awsZoneFormat != ZoneFormat.AUTO) {
 			return new Selection(preferred, "follower-fetch.detection.aws.zone-format="
 					+ this.awsZoneFormat.name().toLowerCase(Locale.ROOT), null);
+		}
+		if (candidates.size() == 1) {
+			return new Selection(preferred, null, null);
 		}
 		Set<String> racks;
 		try {

@@ -19,6 +19,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.regex.Pattern;
@@ -94,16 +95,26 @@ final class Ec2MetadataRackSource extends MetadataRackSource {
 			}
 		}
 		if (candidates.isEmpty()) {
+			String only = (this.zoneFormat != ZoneFormat.AUTO) ? " (follower-fetch.detection.aws.zone-format="
+					+ this.zoneFormat.name().toLowerCase(Locale.ROOT) + " asks for this form only)" : "";
 			throw (tokenFailure != null)
-					? new MetadataException("IMDSv2 token: " + tokenFailure + "; IMDSv1: " + failure.getMessage())
-					: failure;
+					? new MetadataException(
+							"IMDSv2 token: " + tokenFailure + "; IMDSv1: " + failure.getMessage() + only)
+					: new MetadataException(failure.getMessage() + only);
 		}
 		return RackLookup.found(candidates);
 	}
 
+	/**
+	 * The placement attributes to read, the preferred first: both for {@code auto}, so
+	 * that the brokers' racks can decide, only the one asked for otherwise.
+	 */
 	private List<String> attributes() {
-		return (this.zoneFormat == ZoneFormat.NAME) ? List.of("availability-zone", "availability-zone-id")
-				: List.of("availability-zone-id", "availability-zone");
+		return switch (this.zoneFormat) {
+			case ID -> List.of("availability-zone-id");
+			case NAME -> List.of("availability-zone");
+			case AUTO -> List.of("availability-zone-id", "availability-zone");
+		};
 	}
 
 	URI endpoint() throws MetadataException {

@@ -85,27 +85,39 @@ class Ec2MetadataRackSourceTests {
 	}
 
 	@Test
-	void zoneFormatIdAndAutoOfferTheAzIdFirst() throws Exception {
+	void zoneFormatAutoOffersBothFormsTheAzIdFirst() throws Exception {
 		this.metadata.stub().imds(ImdsMode.V2_REQUIRED, "us-east-1b", "use1-az2");
-		assertThat(source(ZoneFormat.ID).lookup(TIMEOUT).candidates()).extracting(RackCandidate::attribute)
-			.containsExactly("availability-zone-id", "availability-zone");
-		assertThat(source(ZoneFormat.AUTO).lookup(TIMEOUT).candidates()).extracting(RackCandidate::attribute)
-			.containsExactly("availability-zone-id", "availability-zone");
+		assertThat(source(ZoneFormat.AUTO).lookup(TIMEOUT).candidates()).containsExactly(
+				new RackCandidate("use1-az2", "availability-zone-id"),
+				new RackCandidate("us-east-1b", "availability-zone"));
 	}
 
 	@Test
-	void zoneFormatNameOffersTheAzNameFirst() throws Exception {
+	void anExplicitZoneFormatAsksForThatFormOnly() throws Exception {
 		this.metadata.stub().imds(ImdsMode.V2_REQUIRED, "us-east-1b", "use1-az2");
-		assertThat(source(ZoneFormat.NAME).lookup(TIMEOUT).candidates()).containsExactly(
-				new RackCandidate("us-east-1b", "availability-zone"),
-				new RackCandidate("use1-az2", "availability-zone-id"));
-	}
-
-	@Test
-	void missingAzIdStillAnswersTheAzName() throws Exception {
-		this.metadata.stub().imds(ImdsMode.V2_REQUIRED, "us-east-1b", null);
 		assertThat(source(ZoneFormat.ID).lookup(TIMEOUT).candidates())
+			.containsExactly(new RackCandidate("use1-az2", "availability-zone-id"));
+		assertThat(source(ZoneFormat.NAME).lookup(TIMEOUT).candidates())
 			.containsExactly(new RackCandidate("us-east-1b", "availability-zone"));
+		assertThat(this.metadata.stub().requests()).filteredOn((request) -> request.method().equals("GET"))
+			.extracting(MetadataStubServer.RecordedRequest::path)
+			.containsExactly("/latest/meta-data/placement/availability-zone-id",
+					"/latest/meta-data/placement/availability-zone");
+	}
+
+	@Test
+	void missingAzIdStillAnswersTheAzNameWithZoneFormatAuto() throws Exception {
+		this.metadata.stub().imds(ImdsMode.V2_REQUIRED, "us-east-1b", null);
+		assertThat(source(ZoneFormat.AUTO).lookup(TIMEOUT).candidates())
+			.containsExactly(new RackCandidate("us-east-1b", "availability-zone"));
+	}
+
+	@Test
+	void missingAzIdWithZoneFormatIdFailsNamingTheProperty() {
+		this.metadata.stub().imds(ImdsMode.V2_REQUIRED, "us-east-1b", null);
+		assertThatExceptionOfType(MetadataException.class).isThrownBy(() -> source(ZoneFormat.ID).lookup(TIMEOUT))
+			.withMessageEndingWith("(follower-fetch.detection.aws.zone-format=id asks for this form only)")
+			.withMessageContaining("/latest/meta-data/placement/availability-zone-id");
 	}
 
 	@Test
