@@ -61,29 +61,32 @@ final class GcpMetadataRackSource extends MetadataRackSource {
 
 	private final Path productName;
 
+	private final URI defaultEndpoint;
+
 	GcpMetadataRackSource(MetadataHttpClient client, boolean enabled, URI endpoint,
 			Function<String, String> environment) {
-		this(client, enabled, endpoint, environment, PRODUCT_NAME);
+		this(client, enabled, endpoint, environment, PRODUCT_NAME, DEFAULT_ENDPOINT);
 	}
 
 	GcpMetadataRackSource(MetadataHttpClient client, boolean enabled, URI endpoint,
-			Function<String, String> environment, Path productName) {
+			Function<String, String> environment, Path productName, URI defaultEndpoint) {
 		super("gcp", client, enabled);
 		this.endpoint = endpoint;
 		this.environment = environment;
 		this.productName = productName;
+		this.defaultEndpoint = defaultEndpoint;
 	}
 
 	@Override
 	RackLookup query(Duration timeout) throws MetadataException {
-		URI base = MetadataEndpoints.resolve(this.endpoint, HOST_VARIABLE, this.environment, DEFAULT_ENDPOINT);
+		URI base = MetadataEndpoints.resolve(this.endpoint, HOST_VARIABLE, this.environment, this.defaultEndpoint);
 		boolean chosenByUser = this.endpoint != null
 				|| StringUtils.hasText(MetadataEndpoints.variable(this.environment, HOST_VARIABLE));
 		if (!chosenByUser) {
 			String product = productName(this.productName);
 			if (product != null && !product.contains("Google")) {
 				return RackLookup.notFound("not a Google Compute Engine VM (" + this.productName + " is "
-						+ RackValues.quote(product) + "), so " + DEFAULT_ENDPOINT + " was not asked");
+						+ RackValues.quote(product) + "), so " + this.defaultEndpoint + " was not asked");
 			}
 		}
 		URI uri = base.resolve("/computeMetadata/v1/instance/zone");

@@ -158,13 +158,16 @@ class GcpMetadataRackSourceTests {
 
 	@Test
 	void defaultEndpointIsNotAskedOnAMachineWhoseFirmwareSaysItIsNoGoogleVm(@TempDir Path dmi) throws Exception {
+		this.metadata.stub().gcp("projects/123456/zones/europe-west4-a");
 		Path productName = Files.writeString(dmi.resolve("product_name"), "Standard PC (Q35 + ICH9, 2009)\n");
+		URI standInForTheDefault = this.metadata.stub().uri();
 		GcpMetadataRackSource source = new GcpMetadataRackSource(new MetadataHttpClient(), true, null, NO_ENVIRONMENT,
-				productName);
+				productName, standInForTheDefault);
 		RackLookup lookup = source.lookup(TIMEOUT);
 		assertThat(lookup.isFound()).isFalse();
 		assertThat(lookup.reason()).isEqualTo("not a Google Compute Engine VM (" + productName
-				+ " is \"Standard PC (Q35 + ICH9, 2009)\"), so http://metadata.google.internal was not asked");
+				+ " is \"Standard PC (Q35 + ICH9, 2009)\"), so " + standInForTheDefault + " was not asked");
+		assertThat(this.metadata.stub().requests()).isEmpty();
 	}
 
 	@Test
@@ -180,9 +183,10 @@ class GcpMetadataRackSourceTests {
 		this.metadata.stub().gcp("projects/123456/zones/europe-west4-a");
 		Path productName = Files.writeString(dmi.resolve("product_name"), "VirtualBox\n");
 		GcpMetadataRackSource configured = new GcpMetadataRackSource(new MetadataHttpClient(), true,
-				this.metadata.stub().uri(), NO_ENVIRONMENT, productName);
+				this.metadata.stub().uri(), NO_ENVIRONMENT, productName, GcpMetadataRackSource.DEFAULT_ENDPOINT);
 		GcpMetadataRackSource fromVariable = new GcpMetadataRackSource(new MetadataHttpClient(), true, null,
-				Map.of("GCE_METADATA_HOST", this.metadata.stub().hostAndPort())::get, productName);
+				Map.of("GCE_METADATA_HOST", this.metadata.stub().hostAndPort())::get, productName,
+				GcpMetadataRackSource.DEFAULT_ENDPOINT);
 		assertThat(configured.lookup(TIMEOUT).isFound()).isTrue();
 		assertThat(fromVariable.lookup(TIMEOUT).isFound()).isTrue();
 		assertThat(this.metadata.stub().requests()).hasSize(2);
