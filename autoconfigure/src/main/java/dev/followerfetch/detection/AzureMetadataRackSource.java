@@ -49,7 +49,7 @@ final class AzureMetadataRackSource extends MetadataRackSource {
 		if (zone.isEmpty()) {
 			return RackLookup.notFound("the VM is not in an availability zone (empty zone)");
 		}
-		String location = get("location", Duration.ofNanos(Math.max(deadline - System.nanoTime(), 0))).strip();
+		String location = get("location", remaining(deadline)).strip();
 		if (location.isEmpty()) {
 			return RackLookup.found("zone", zone);
 		}

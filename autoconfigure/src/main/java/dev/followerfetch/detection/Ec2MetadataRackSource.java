@@ -26,7 +26,6 @@ import java.util.regex.Pattern;
 
 import dev.followerfetch.detection.MetadataHttpClient.MetadataException;
 
-
 /**
  * Reads the availability zone id and name from EC2 instance metadata: IMDSv2 with a
  * session token, falling back to IMDSv1 when the token call fails (as it does in a
@@ -122,10 +121,6 @@ final class Ec2MetadataRackSource extends MetadataRackSource {
 		URI fallback = ("IPv6".equalsIgnoreCase(mode)) ? DEFAULT_IPV6_ENDPOINT : DEFAULT_ENDPOINT;
 		return MetadataEndpoints.resolve(this.endpoint, "AWS_EC2_METADATA_SERVICE_ENDPOINT", this.environment,
 				fallback);
-	}
-
-	private static Duration remaining(long deadline) {
-		return Duration.ofNanos(Math.max(deadline - System.nanoTime(), 0));
 	}
 
 }

@@ -61,4 +61,13 @@ abstract class MetadataRackSource implements RackSource {
 	 */
 	abstract RackLookup query(Duration timeout) throws MetadataException;
 
+	/**
+	 * The time left before a deadline, never negative.
+	 * @param deadline a {@link System#nanoTime()} deadline
+	 * @return the time left
+	 */
+	static Duration remaining(long deadline) {
+		return Duration.ofNanos(Math.max(deadline - System.nanoTime(), 0));
+	}
+
 }

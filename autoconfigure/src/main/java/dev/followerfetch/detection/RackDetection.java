@@ -168,7 +168,8 @@ final class RackDetection {
 			if (logger.isInfoEnabled()) {
 				String consulted = detected.attempts()
 					.stream()
-					.filter((attempt) -> attempt.outcome() != Outcome.SKIPPED && !attempt.source().startsWith("property:"))
+					.filter((attempt) -> attempt.outcome() != Outcome.SKIPPED
+							&& !attempt.source().startsWith("property:"))
 					.map(Attempt::toString)
 					.collect(Collectors.joining("; "));
 				logger.info("Kafka client.rack is " + detected.rack().get() + " (from " + detected.source().get()

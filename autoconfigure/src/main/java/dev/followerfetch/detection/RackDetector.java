@@ -74,7 +74,7 @@ final class RackDetector {
 					executor = startRemote(this.sources.subList(i, this.sources.size()), remote, deadline);
 				}
 				Attempt attempt = (source.isRemote()) ? await(source, remote.get(source), deadline)
-						: evaluate(source, () -> source.lookup(remaining(deadline)));
+						: evaluate(source, () -> source.lookup(MetadataRackSource.remaining(deadline)));
 				attempts.add(attempt);
 				if (attempt.outcome() == Outcome.FOUND) {
 					winner = attempt;
@@ -100,7 +100,7 @@ final class RackDetector {
 		List<RackSource> remote = candidates.stream().filter(RackSource::isRemote).toList();
 		ExecutorService executor = Executors.newFixedThreadPool(remote.size(), new DetectionThreadFactory());
 		for (RackSource source : remote) {
-			futures.put(source, executor.submit(() -> source.lookup(remaining(deadline))));
+			futures.put(source, executor.submit(() -> source.lookup(MetadataRackSource.remaining(deadline))));
 		}
 		return executor;
 	}
@@ -156,10 +156,6 @@ final class RackDetector {
 		}
 		return new Attempt(source.name(), Outcome.FOUND, (problems.isEmpty()) ? null : String.join("; ", problems),
 				valid);
-	}
-
-	private static Duration remaining(long deadline) {
-		return Duration.ofNanos(Math.max(deadline - System.nanoTime(), 0));
 	}
 
 	private static String oneLine(Throwable ex) {
