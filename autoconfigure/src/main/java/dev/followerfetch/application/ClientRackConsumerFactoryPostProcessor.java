@@ -37,9 +37,10 @@ import org.springframework.kafka.listener.AbstractMessageListenerContainer;
 
 /**
  * Sets {@code client.rack} on every {@link ConsumerFactory} bean, and on the factory held by
- * every listener container factory bean and every listener container bean, unless the factory already has one or the default
- * fetch policy is freshness. Factories that read with a rack also get the replica lease
- * as {@code metadata.max.age.ms} unless they set it.
+ * every listener container factory bean and every listener container bean, unless the
+ * factory already has one or the default fetch policy is freshness. Factories get the
+ * replica lease as {@code metadata.max.age.ms} once a rack is in effect, unless they set
+ * it.
  *
  * @author follower-fetch authors
  */

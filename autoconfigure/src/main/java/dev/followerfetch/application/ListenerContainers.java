@@ -84,14 +84,28 @@ public final class ListenerContainers {
 			}
 		}
 		try {
-			Properties overrides = container.getContainerProperties().getKafkaConsumerProperties();
-			overrides.forEach((name, value) -> config.put(name.toString(), value));
-			overrides.stringPropertyNames().forEach((name) -> config.put(name, overrides.getProperty(name)));
+			flatten(container.getContainerProperties().getKafkaConsumerProperties())
+				.forEach((name, value) -> config.put(name.toString(), value));
 		}
 		catch (UnsupportedOperationException ex) {
 			// a container that does not expose its properties
 		}
 		return config;
+	}
+
+	/**
+	 * A container's consumer properties as one map: spring-kafka puts a
+	 * {@code @KafkaListener}'s {@code properties} over the container factory's as
+	 * {@link Properties} defaults, which a plain copy would lose.
+	 * @param consumerProperties the container's consumer properties
+	 * @return a copy holding its entries and its String defaults
+	 */
+	public static Properties flatten(Properties consumerProperties) {
+		Properties flat = new Properties();
+		flat.putAll(consumerProperties);
+		consumerProperties.stringPropertyNames()
+			.forEach((name) -> flat.setProperty(name, consumerProperties.getProperty(name)));
+		return flat;
 	}
 
 	/**

@@ -25,6 +25,8 @@ import java.util.function.Supplier;
 import dev.followerfetch.Policy;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.policy.ListenerPolicy.Origin;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 
 import org.springframework.kafka.listener.MessageListenerContainer;
@@ -36,6 +38,8 @@ import org.springframework.kafka.listener.MessageListenerContainer;
  * @author follower-fetch authors
  */
 public final class ListenerPolicies {
+
+	private static final Log logger = LogFactory.getLog(ListenerPolicies.class);
 
 	private final Policy defaultPolicy;
 
@@ -91,17 +95,49 @@ public final class ListenerPolicies {
 		catch (UnsupportedOperationException ex) {
 			return new ListenerPolicy(id, this.defaultPolicy, Origin.DEFAULT);
 		}
-		ListenerPolicy marked = ListenerPolicyApplier.marked(id,
-				consumerProperties.getProperty(FetchPolicyAnnotationEnhancer.MARKER));
+		ListenerPolicy marked = marked(id, consumerProperties.getProperty(FetchPolicyAnnotationEnhancer.MARKER));
 		if (marked != null) {
 			return marked;
 		}
-		String ownRack = consumerProperties.getProperty(ConsumerConfig.CLIENT_RACK_CONFIG);
-		if (ownRack != null) {
-			return new ListenerPolicy(id, ownRack.isBlank() ? Policy.FRESHNESS : Policy.LOCALITY,
-					Origin.LISTENER_CLIENT_RACK);
+		ListenerPolicy ownRack = ownRack(id, consumerProperties.getProperty(ConsumerConfig.CLIENT_RACK_CONFIG));
+		return (ownRack != null) ? ownRack : new ListenerPolicy(id, this.defaultPolicy, Origin.DEFAULT);
+	}
+
+	/**
+	 * The policy the {@link FetchPolicyAnnotationEnhancer} decided for a listener, as its
+	 * marker property carries it.
+	 * @param id the listener id
+	 * @param marker the marker's value, or {@code null}
+	 * @return the policy, or {@code null} when there is no readable marker
+	 */
+	static ListenerPolicy marked(String id, String marker) {
+		if (marker == null) {
+			return null;
 		}
-		return new ListenerPolicy(id, this.defaultPolicy, Origin.DEFAULT);
+		String[] parts = marker.split(",", 2);
+		try {
+			return new ListenerPolicy(id, Policy.valueOf(parts[0]), Origin.valueOf(parts[1]));
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Listener '" + id + "' carries an unreadable " + FetchPolicyAnnotationEnhancer.MARKER + "="
+					+ marker + "; it is ignored");
+			return null;
+		}
+	}
+
+	/**
+	 * The policy a listener chose by setting {@code client.rack} in its own consumer
+	 * properties: an empty rack keeps it on the leaders.
+	 * @param id the listener id
+	 * @param rack the listener's own {@code client.rack}, or {@code null}
+	 * @return the policy, or {@code null} when the listener sets no rack
+	 */
+	static ListenerPolicy ownRack(String id, Object rack) {
+		if (rack == null) {
+			return null;
+		}
+		return new ListenerPolicy(id, rack.toString().isBlank() ? Policy.FRESHNESS : Policy.LOCALITY,
+				Origin.LISTENER_CLIENT_RACK);
 	}
 
 	/**

@@ -63,7 +63,8 @@ public record ListenerPolicy(String listenerId, Policy policy, Origin origin) {
 
 	@Override
 	public String toString() {
-		return this.listenerId + "=" + this.policy + " (" + this.origin.name().toLowerCase(Locale.ROOT).replace('_', ' ') + ")";
+		String origin = this.origin.name().toLowerCase(Locale.ROOT).replace('_', ' ');
+		return this.listenerId + "=" + this.policy + " (" + origin + ")";
 	}
 
 }

@@ -27,6 +27,7 @@ import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 import dev.followerfetch.Policy;
+import dev.followerfetch.application.ListenerContainers;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.policy.ListenerPolicy.Origin;
 import org.apache.commons.logging.Log;
@@ -104,11 +105,9 @@ final class ListenerPolicyApplier implements SmartLifecycle {
 					+ ") does not expose its properties; its fetch policy cannot be applied");
 			return null;
 		}
-		Properties existing = containerProperties.getKafkaConsumerProperties();
-		Properties consumerProperties = new Properties();
-		consumerProperties.putAll(existing);
-		existing.stringPropertyNames().forEach((name) -> consumerProperties.setProperty(name, existing.getProperty(name)));
-		ListenerPolicy marked = marked(id, (String) consumerProperties.remove(FetchPolicyAnnotationEnhancer.MARKER));
+		Properties consumerProperties = ListenerContainers.flatten(containerProperties.getKafkaConsumerProperties());
+		ListenerPolicy marked = ListenerPolicies.marked(id,
+				(String) consumerProperties.remove(FetchPolicyAnnotationEnhancer.MARKER));
 		ListenerPolicy policy = decide(id, consumerProperties, marked);
 		if (policy.origin() != Origin.LISTENER_CLIENT_RACK && !policy.equals(marked)) {
 			ListenerPolicies
@@ -128,30 +127,14 @@ final class ListenerPolicyApplier implements SmartLifecycle {
 			return (property != null && property != marked.policy()) ? new ListenerPolicy(id, property, Origin.PROPERTY)
 					: marked;
 		}
-		Object ownRack = consumerProperties.get(ConsumerConfig.CLIENT_RACK_CONFIG);
+		ListenerPolicy ownRack = ListenerPolicies.ownRack(id, consumerProperties.get(ConsumerConfig.CLIENT_RACK_CONFIG));
 		if (ownRack != null) {
-			return new ListenerPolicy(id, ownRack.toString().isBlank() ? Policy.FRESHNESS : Policy.LOCALITY,
-					Origin.LISTENER_CLIENT_RACK);
+			return ownRack;
 		}
 		if (property != null) {
 			return new ListenerPolicy(id, property, Origin.PROPERTY);
 		}
 		return new ListenerPolicy(id, this.policies.defaultPolicy(), Origin.DEFAULT);
-	}
-
-	static ListenerPolicy marked(String id, String marker) {
-		if (marker == null) {
-			return null;
-		}
-		String[] parts = marker.split(",", 2);
-		try {
-			return new ListenerPolicy(id, Policy.valueOf(parts[0]), Origin.valueOf(parts[1]));
-		}
-		catch (RuntimeException ex) {
-			logger.warn("Listener '" + id + "' carries an unreadable " + FetchPolicyAnnotationEnhancer.MARKER + "="
-					+ marker + "; it is ignored");
-			return null;
-		}
 	}
 
 	private void reportUnknownIds(Collection<MessageListenerContainer> all) {
