@@ -25,7 +25,6 @@ import java.util.UUID;
 import dev.followerfetch.application.ClientRackAutoConfiguration;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
 import dev.followerfetch.policy.FetchPolicyAutoConfiguration;
-import dev.followerfetch.test.ConsumerReadStats;
 import dev.followerfetch.test.MultiZoneKafkaCluster;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -124,21 +123,6 @@ enum BenchmarkApplication {
 	private static boolean hasPartitions(MessageListenerContainer container) {
 		Collection<TopicPartition> assigned = container.getAssignedPartitions();
 		return assigned != null && !assigned.isEmpty();
-	}
-
-	/**
-	 * Where one listener has read from so far, as its consumers' own metrics say.
-	 * @param context the application
-	 * @param listenerId the listener id
-	 * @return the read statistics
-	 */
-	static ConsumerReadStats readStats(ConfigurableApplicationContext context, String listenerId) {
-		MessageListenerContainer container = context.getBean(KafkaListenerEndpointRegistry.class)
-			.getListenerContainer(listenerId);
-		if (container == null) {
-			throw new IllegalStateException("No listener container " + listenerId);
-		}
-		return ConsumerReadStats.ofClients(container.metrics());
 	}
 
 	/**

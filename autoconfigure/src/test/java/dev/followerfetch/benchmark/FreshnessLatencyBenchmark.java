@@ -32,6 +32,7 @@ import java.util.stream.IntStream;
 
 import dev.followerfetch.FetchPolicy;
 import dev.followerfetch.Policy;
+import dev.followerfetch.e2e.Listeners;
 import dev.followerfetch.test.ConsumerReadStats;
 import dev.followerfetch.test.MultiZoneKafkaCluster;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -289,7 +290,7 @@ public final class FreshnessLatencyBenchmark {
 		}
 
 		private Result result(String listener, ConfigurableApplicationContext context) {
-			ConsumerReadStats stats = BenchmarkApplication.readStats(context, listener);
+			ConsumerReadStats stats = Listeners.readStats(context, listener);
 			Map<Integer, Integer> servingBrokers = new TreeMap<>();
 			this.leaders.forEach((partition, leader) -> {
 				Integer replica = stats.preferredReadReplicas().get(new TopicPartition(TOPIC, partition));

@@ -23,6 +23,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.followerfetch.e2e.Listeners;
 import dev.followerfetch.test.ConsumerReadStats;
 import dev.followerfetch.test.MultiZoneKafkaCluster;
 import org.apache.kafka.clients.admin.TopicDescription;
@@ -90,7 +91,7 @@ public final class SavingsBenchmark {
 				.atMost(CONSUME_TIMEOUT)
 				.pollInterval(Duration.ofMillis(20))
 				.until(() -> deliveries.records() >= RECORDS);
-			ConsumerReadStats stats = BenchmarkApplication.readStats(context, "reader");
+			ConsumerReadStats stats = Listeners.readStats(context, "reader");
 			if (deliveries.records() != RECORDS) {
 				throw new IllegalStateException(application.description() + " received " + deliveries.records()
 						+ " records of " + topic + ", expected " + RECORDS);

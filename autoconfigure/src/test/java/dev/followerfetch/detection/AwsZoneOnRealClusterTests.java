@@ -126,7 +126,7 @@ class AwsZoneOnRealClusterTests {
 				Listeners listeners = context.getBean(Listeners.class);
 				listeners.awaitReceived("reader", RECORDS);
 				ConsumerReadStats stats = await().atMost(Duration.ofSeconds(60)).until(
-						() -> ConsumerReadStats.ofClients(Listeners.metrics(context, "reader")),
+						() -> Listeners.readStats(context, "reader"),
 						(candidate) -> candidate.preferredReadReplicas().size() == assignment.size());
 				int local = cluster.brokerId(zone);
 				assignment.forEach((partition, replicas) -> assertThat(

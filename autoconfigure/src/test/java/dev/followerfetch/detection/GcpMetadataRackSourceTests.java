@@ -88,7 +88,8 @@ class GcpMetadataRackSourceTests {
 	@Test
 	void binaryBodyFailsNamingTheUrl() {
 		this.metadata.stub().route(MetadataStubServer.GCP_ZONE_PATH,
-				flavored(new byte[] { (byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', (byte) 0xff }));
+				MetadataStubServer.flavored(MetadataStubServer.answer(200,
+						new byte[] { (byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', (byte) 0xff })));
 		assertThatExceptionOfType(MetadataException.class).isThrownBy(() -> source().lookup(TIMEOUT))
 			.withMessage(zoneUri() + " sent a body that is not UTF-8 text");
 	}
@@ -203,13 +204,6 @@ class GcpMetadataRackSourceTests {
 
 	private GcpMetadataRackSource source() {
 		return new GcpMetadataRackSource(new MetadataHttpClient(), true, this.metadata.stub().uri(), NO_ENVIRONMENT);
-	}
-
-	private static MetadataStubServer.Responder flavored(byte[] body) {
-		return (exchange) -> {
-			exchange.getResponseHeaders().set("Metadata-Flavor", "Google");
-			MetadataStubServer.answer(200, body).respond(exchange);
-		};
 	}
 
 	private URI zoneUri() {

@@ -16,7 +16,6 @@
 package dev.followerfetch.e2e;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -24,7 +23,6 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -48,7 +46,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -93,7 +90,7 @@ class BrokerFaultEndToEndTests {
 				"spring.kafka.consumer.properties.group.protocol=" + groupProtocol);
 				SteadyProducer producer = SteadyProducer.start(cluster.bootstrapServers(), topic,
 						RECORDS_PER_SECOND)) {
-			Health health = new Health(context);
+			HealthWatch health = new HealthWatch(context, TIMEOUT);
 			Listeners listeners = context.getBean(Listeners.class);
 			health.awaitState("ACTIVE", (analytics) -> analytics.get("zoneLocalPartitions").equals(6));
 
@@ -104,7 +101,7 @@ class BrokerFaultEndToEndTests {
 			Map<String, Object> partial = health.awaitState("PARTIAL",
 					(analytics) -> analytics.get("crossZonePartitions").equals(6));
 			long fellBackAt = System.nanoTime();
-			assertThat(listener(partial, "analytics")).containsEntry("zoneLocalPartitions", 0)
+			assertThat(HealthWatch.listener(partial, "analytics")).containsEntry("zoneLocalPartitions", 0)
 				.containsEntry("placementGaps",
 						IntStream.range(0, 6).mapToObj((partition) -> topic + "-" + partition).toList())
 				.doesNotContainKey("fallbackPartitions");
@@ -123,7 +120,7 @@ class BrokerFaultEndToEndTests {
 			assertReadsFromZone(context, "analytics", topic, inZone);
 			assertReadsFromLeaders(context, "payments", 6);
 
-			Map<String, Long> produced = stopAndAssertNothingLost(producer, listeners);
+			Map<String, Long> produced = producer.stopAndAwaitReceived(listeners, TIMEOUT, "analytics", "payments");
 			assertThat(health.seen()).doesNotContain("RACK_MISMATCH");
 			System.out.printf("group.protocol=%s: broker %d (%s) stopped: controlled shutdown %d ms; health PARTIAL "
 					+ "%d ms after the stop began; states seen %s%n", groupProtocol, inZone, ZONE,
@@ -132,7 +129,7 @@ class BrokerFaultEndToEndTests {
 			System.out.printf("Broker %d restarted: in every ISR %d ms after start; health ACTIVE %d ms after start, "
 					+ "%d ms after the ISR was full%n", inZone, millis(startAt, inSyncAt), millis(startAt, returnedAt),
 					millis(inSyncAt, returnedAt));
-			printDelays(producer, listeners, produced, stopAt, returnedAt);
+			printDelays(listeners, produced, stopAt, returnedAt);
 		}
 		finally {
 			if (stopped) {
@@ -151,7 +148,7 @@ class BrokerFaultEndToEndTests {
 						RECORDS_PER_SECOND);
 				Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
 						cluster.bootstrapServers()))) {
-			Health health = new Health(context);
+			HealthWatch health = new HealthWatch(context, TIMEOUT);
 			Listeners listeners = context.getBean(Listeners.class);
 			health.awaitState("ACTIVE", (analytics) -> analytics.get("zoneLocalPartitions").equals(3));
 			assertReadsFromLeaders(context, "payments", 3);
@@ -172,13 +169,13 @@ class BrokerFaultEndToEndTests {
 			assertReadsFromZone(context, "analytics", "transfers", inZone);
 			Map<String, Object> active = health.awaitState("ACTIVE",
 					(analytics) -> analytics.get("zoneLocalPartitions").equals(3));
-			assertThat(listener(active, "payments")).containsEntry("zoneLocalPartitions", 1)
+			assertThat(HealthWatch.listener(active, "payments")).containsEntry("zoneLocalPartitions", 1)
 				.containsEntry("crossZonePartitions", 2);
 
-			Map<String, Long> produced = stopAndAssertNothingLost(producer, listeners);
+			Map<String, Long> produced = producer.stopAndAwaitReceived(listeners, TIMEOUT, "analytics", "payments");
 			System.out.printf("Leaders of transfers moved from %s to %s in %d ms; states seen %s%n", before, after,
 					millis(moveAt, movedAt), health.seen());
-			printDelays(producer, listeners, produced, moveAt, movedAt);
+			printDelays(listeners, produced, moveAt, movedAt);
 		}
 	}
 
@@ -192,7 +189,7 @@ class BrokerFaultEndToEndTests {
 				"follower-fetch.policy.replica-lease=" + REPLICA_LEASE.toSeconds() + "s");
 				SteadyProducer producer = SteadyProducer.start(cluster.bootstrapServers(), "invoices",
 						RECORDS_PER_SECOND)) {
-			Health health = new Health(context);
+			HealthWatch health = new HealthWatch(context, TIMEOUT);
 			Listeners listeners = context.getBean(Listeners.class);
 			health.awaitState("ACTIVE", (analytics) -> analytics.get("zoneLocalPartitions").equals(3));
 			assertReadsFromZone(context, "analytics", "invoices", inZone);
@@ -205,14 +202,14 @@ class BrokerFaultEndToEndTests {
 			Map<String, Object> lagging = health.awaitState("LAGGING",
 					(analytics) -> List.of("invoices-0", "invoices-2").equals(analytics.get("laggingPartitions")));
 			long laggingAt = System.nanoTime();
-			assertThat(listener(lagging, "analytics")).containsEntry("zoneLocalPartitions", 3);
-			assertThat(listener(lagging, "payments")).doesNotContainKey("laggingPartitions");
+			assertThat(HealthWatch.listener(lagging, "analytics")).containsEntry("zoneLocalPartitions", 3);
+			assertThat(HealthWatch.listener(lagging, "payments")).doesNotContainKey("laggingPartitions");
 
 			Map<String, Object> partial = health.awaitState("PARTIAL",
 					(analytics) -> analytics.get("crossZonePartitions").equals(2)
 							&& List.of("invoices-0", "invoices-2").equals(analytics.get("placementGaps")));
 			long movedAt = System.nanoTime();
-			assertThat(listener(partial, "analytics")).doesNotContainKey("laggingPartitions");
+			assertThat(HealthWatch.listener(partial, "analytics")).doesNotContainKey("laggingPartitions");
 			assertReadsFromLeaders(context, "analytics", 3);
 			awaitMoreRecords(listeners, "analytics");
 
@@ -225,7 +222,7 @@ class BrokerFaultEndToEndTests {
 			long returnedAt = System.nanoTime();
 			assertReadsFromZone(context, "analytics", "invoices", inZone);
 
-			Map<String, Long> produced = stopAndAssertNothingLost(producer, listeners);
+			Map<String, Long> produced = producer.stopAndAwaitReceived(listeners, TIMEOUT, "analytics", "payments");
 			System.out.printf("Broker %d (%s) stopped replicating: health LAGGING after %d ms "
 					+ "(replica.lag.time.max.ms %d); analytics back on the leaders after %d ms (replica lease %d s, "
 					+ "Kafka's default 300 s); states seen %s%n", inZone, ZONE, millis(stallAt, laggingAt),
@@ -233,7 +230,7 @@ class BrokerFaultEndToEndTests {
 					health.seen());
 			System.out.printf("Broker %d replicating again: in every ISR after %d ms; health ACTIVE %d ms after "
 					+ "that%n", inZone, millis(resumeAt, inSyncAt), millis(inSyncAt, returnedAt));
-			printDelays(producer, listeners, produced, stallAt, movedAt);
+			printDelays(listeners, produced, stallAt, movedAt);
 		}
 		finally {
 			if (stalled) {
@@ -303,24 +300,6 @@ class BrokerFaultEndToEndTests {
 			.until(() -> listeners.keys(listenerId).size() >= received + RECORDS_PER_SECOND);
 	}
 
-	private static Map<String, Long> stopAndAssertNothingLost(SteadyProducer producer, Listeners listeners) {
-		producer.stop();
-		assertThat(producer.failures()).isEmpty();
-		Map<String, Long> produced = producer.acknowledged();
-		assertThat(produced).hasSizeGreaterThan(RECORDS_PER_SECOND);
-		for (String listenerId : List.of("analytics", "payments")) {
-			await(listenerId + " receives all " + produced.size() + " acknowledged records").atMost(TIMEOUT)
-				.until(() -> listeners.keys(listenerId).keySet().containsAll(produced.keySet()));
-			assertThat(listeners.keys(listenerId).keySet()).containsExactlyInAnyOrderElementsOf(produced.keySet());
-		}
-		return produced;
-	}
-
-	@SuppressWarnings("unchecked")
-	private static Map<String, Object> listener(Map<String, Object> details, String id) {
-		return (Map<String, Object>) ((Map<String, Object>) details.get("listeners")).get(id);
-	}
-
 	private static void assertReadsFromLeaders(ConfigurableApplicationContext context, String listenerId,
 			int partitions) {
 		await(listenerId + " reads every partition from its leader").atMost(TIMEOUT)
@@ -343,7 +322,7 @@ class BrokerFaultEndToEndTests {
 
 	private static Map<TopicPartition, Integer> readReplicas(ConfigurableApplicationContext context,
 			String listenerId) {
-		return ConsumerReadStats.ofClients(Listeners.metrics(context, listenerId)).preferredReadReplicas();
+		return Listeners.readStats(context, listenerId).preferredReadReplicas();
 	}
 
 	private static Map<Integer, Integer> leaders(String topic) {
@@ -364,15 +343,14 @@ class BrokerFaultEndToEndTests {
 					(info) -> info.replicas().stream().map(Node::id).toList()));
 	}
 
-	private static void printDelays(SteadyProducer producer, Listeners listeners, Map<String, Long> produced,
-			long faultFrom, long faultTo) {
+	private static void printDelays(Listeners listeners, Map<String, Long> produced, long faultFrom, long faultTo) {
 		for (String listenerId : List.of("analytics", "payments")) {
 			Map<String, Long> received = listeners.keys(listenerId);
 			List<Long> all = delays(produced, received, Long.MIN_VALUE, Long.MAX_VALUE);
 			List<Long> aroundFault = delays(produced, received, faultFrom - Duration.ofSeconds(2).toNanos(), faultTo);
 			System.out.printf("%s: %d records produced, all received, %d redelivered; send-to-receive delay median "
 					+ "%d ms, longest around the fault %d ms%n", listenerId, produced.size(),
-					listeners.deliveries(listenerId) - received.size(), all.get(all.size() / 2),
+					listeners.redelivered(listenerId), all.get(all.size() / 2),
 					aroundFault.isEmpty() ? -1 : aroundFault.get(aroundFault.size() - 1));
 		}
 	}
@@ -388,44 +366,6 @@ class BrokerFaultEndToEndTests {
 
 	private static long millis(long fromNanos, long toNanos) {
 		return Duration.ofNanos(toNanos - fromNanos).toMillis();
-	}
-
-	/**
-	 * Reads the {@code followerFetch} health details and remembers the states it saw.
-	 */
-	private static final class Health {
-
-		private final HealthIndicator indicator;
-
-		private final List<String> seen = new ArrayList<>();
-
-		Health(ConfigurableApplicationContext context) {
-			this.indicator = context.getBean("followerFetchHealthIndicator", HealthIndicator.class);
-		}
-
-		Map<String, Object> awaitState(String state, Predicate<Map<String, Object>> analytics) {
-			return await("followerFetch state " + state).atMost(TIMEOUT)
-				.pollInterval(Duration.ofMillis(50))
-				.until(this::details, (details) -> state.equals(details.get("state"))
-						&& analytics.test(listener(details, "analytics")));
-		}
-
-		private Map<String, Object> details() {
-			Map<String, Object> details = this.indicator.health().getDetails();
-			String state = String.valueOf(details.get("state"));
-			if (this.seen.isEmpty() || !this.seen.get(this.seen.size() - 1).equals(state)) {
-				this.seen.add(state);
-			}
-			return details;
-		}
-
-		/**
-		 * The states seen, each change once, in order.
-		 */
-		List<String> seen() {
-			return List.copyOf(this.seen);
-		}
-
 	}
 
 }

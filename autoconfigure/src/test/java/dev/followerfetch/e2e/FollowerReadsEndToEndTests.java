@@ -24,7 +24,6 @@ import java.util.function.IntFunction;
 import dev.followerfetch.application.ClientRackAutoConfiguration;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
 import dev.followerfetch.test.ConsumerReadStats;
-import dev.followerfetch.test.MultiZoneKafkaCluster;
 import dev.followerfetch.test.MultiZoneKafkaExtension;
 import dev.followerfetch.policy.FetchPolicyAutoConfiguration;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -162,10 +161,10 @@ class FollowerReadsEndToEndTests {
 		listeners.awaitReceived(listenerId, RECORDS);
 		assertThat(listeners.received(listenerId)).isEqualTo(RECORDS);
 		await("a read replica reported for every partition of " + listenerId).atMost(Duration.ofSeconds(60))
-			.until(() -> ConsumerReadStats.ofClients(Listeners.metrics(context, listenerId))
+			.until(() -> Listeners.readStats(context, listenerId)
 				.preferredReadReplicas()
 				.size() >= 6);
-		return ConsumerReadStats.ofClients(Listeners.metrics(context, listenerId));
+		return Listeners.readStats(context, listenerId);
 	}
 
 	private static void assertReadsFromZone(ConsumerReadStats stats, Map<Integer, List<Integer>> assignment) {

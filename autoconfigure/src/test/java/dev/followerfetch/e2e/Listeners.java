@@ -22,9 +22,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.followerfetch.test.ConsumerReadStats;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.common.Metric;
-import org.apache.kafka.common.MetricName;
 
 import org.springframework.context.ApplicationContext;
 import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
@@ -84,6 +83,15 @@ public final class Listeners {
 	}
 
 	/**
+	 * The number of records a listener was given more than once.
+	 * @param listenerId the listener
+	 * @return deliveries beyond the first of each record
+	 */
+	public int redelivered(String listenerId) {
+		return deliveries(listenerId) - keys(listenerId).size();
+	}
+
+	/**
 	 * Wait until a listener has received a number of distinct records.
 	 * @param listenerId the listener
 	 * @param count the number of records
@@ -124,19 +132,18 @@ public final class Listeners {
 	}
 
 	/**
-	 * The client metrics of a listener's consumers.
+	 * Where one listener's consumers have read from so far, as their own metrics say.
 	 * @param context the application context
 	 * @param listenerId the listener
-	 * @return the metrics by client id
+	 * @return the read statistics
 	 */
-	public static Map<String, Map<MetricName, ? extends Metric>> metrics(ApplicationContext context,
-			String listenerId) {
+	public static ConsumerReadStats readStats(ApplicationContext context, String listenerId) {
 		MessageListenerContainer container = context.getBean(KafkaListenerEndpointRegistry.class)
 			.getListenerContainer(listenerId);
 		if (container == null) {
 			throw new IllegalStateException("No listener container " + listenerId);
 		}
-		return container.metrics();
+		return ConsumerReadStats.ofClients(container.metrics());
 	}
 
 }

@@ -30,6 +30,9 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 /**
  * Sends records with unique keys ({@code key-000000}, {@code key-000001}, ...) at a steady
  * rate from a background thread, with {@code acks=all} and idempotence, and remembers
@@ -43,6 +46,8 @@ final class SteadyProducer implements AutoCloseable {
 
 	private final String topic;
 
+	private final int recordsPerSecond;
+
 	private final KafkaProducer<String, String> producer;
 
 	private final ScheduledExecutorService scheduler;
@@ -55,8 +60,9 @@ final class SteadyProducer implements AutoCloseable {
 
 	private boolean stopped;
 
-	private SteadyProducer(String bootstrapServers, String topic) {
+	private SteadyProducer(String bootstrapServers, String topic, int recordsPerSecond) {
 		this.topic = topic;
+		this.recordsPerSecond = recordsPerSecond;
 		this.producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
 				ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
 				ProducerConfig.LINGER_MS_CONFIG, 0, ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 60_000,
@@ -76,7 +82,7 @@ final class SteadyProducer implements AutoCloseable {
 	 * @return the running producer
 	 */
 	static SteadyProducer start(String bootstrapServers, String topic, int recordsPerSecond) {
-		SteadyProducer producer = new SteadyProducer(bootstrapServers, topic);
+		SteadyProducer producer = new SteadyProducer(bootstrapServers, topic, recordsPerSecond);
 		long period = TimeUnit.SECONDS.toMicros(1) / recordsPerSecond;
 		producer.scheduler.scheduleAtFixedRate(producer::sendNext, 0, period, TimeUnit.MICROSECONDS);
 		return producer;
@@ -130,11 +136,25 @@ final class SteadyProducer implements AutoCloseable {
 	}
 
 	/**
-	 * The number of records acknowledged so far.
-	 * @return the count
+	 * Stop, then wait until every listener has received every acknowledged record, and
+	 * assert that no send failed, that more than a second's worth of records was sent, and
+	 * that each listener received exactly the acknowledged keys.
+	 * @param listeners what the listeners received
+	 * @param timeout how long each listener may take to catch up
+	 * @param listenerIds the listeners
+	 * @return the acknowledged keys with their send time
 	 */
-	int acknowledgedCount() {
-		return this.acknowledged.size();
+	Map<String, Long> stopAndAwaitReceived(Listeners listeners, Duration timeout, String... listenerIds) {
+		stop();
+		assertThat(failures()).isEmpty();
+		Map<String, Long> produced = acknowledged();
+		assertThat(produced).hasSizeGreaterThan(this.recordsPerSecond);
+		for (String listenerId : listenerIds) {
+			await(listenerId + " receives all " + produced.size() + " acknowledged records").atMost(timeout)
+				.until(() -> listeners.keys(listenerId).keySet().containsAll(produced.keySet()));
+			assertThat(listeners.keys(listenerId).keySet()).containsExactlyInAnyOrderElementsOf(produced.keySet());
+		}
+		return produced;
 	}
 
 	/**

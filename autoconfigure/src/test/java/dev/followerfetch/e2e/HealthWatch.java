@@ -1,0 +1,89 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.followerfetch.e2e;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Reads the {@code followerFetch} health details of an application under test while it
+ * waits for a state, and remembers every state it saw.
+ *
+ * @author follower-fetch authors
+ */
+final class HealthWatch {
+
+	private final HealthIndicator indicator;
+
+	private final Duration timeout;
+
+	private final List<String> seen = new ArrayList<>();
+
+	HealthWatch(ConfigurableApplicationContext context, Duration timeout) {
+		this.indicator = context.getBean("followerFetchHealthIndicator", HealthIndicator.class);
+		this.timeout = timeout;
+	}
+
+	/**
+	 * Wait for the state with details of the analytics listener that satisfy a condition.
+	 * @param state the state
+	 * @param analytics the condition on the analytics listener's details
+	 * @return the health details that met both
+	 */
+	Map<String, Object> awaitState(String state, Predicate<Map<String, Object>> analytics) {
+		return await("followerFetch state " + state).atMost(this.timeout)
+			.pollInterval(Duration.ofMillis(50))
+			.until(this::details, (details) -> state.equals(details.get("state"))
+					&& analytics.test(listener(details, "analytics")));
+	}
+
+	private Map<String, Object> details() {
+		Map<String, Object> details = this.indicator.health().getDetails();
+		String state = String.valueOf(details.get("state"));
+		if (this.seen.isEmpty() || !this.seen.get(this.seen.size() - 1).equals(state)) {
+			this.seen.add(state);
+		}
+		return details;
+	}
+
+	/**
+	 * The states seen, each change once, in order.
+	 * @return the states
+	 */
+	List<String> seen() {
+		return List.copyOf(this.seen);
+	}
+
+	/**
+	 * One listener's part of the health details.
+	 * @param details the health details
+	 * @param id the listener id
+	 * @return its details
+	 */
+	@SuppressWarnings("unchecked")
+	static Map<String, Object> listener(Map<String, Object> details, String id) {
+		return (Map<String, Object>) ((Map<String, Object>) details.get("listeners")).get(id);
+	}
+
+}
