@@ -368,6 +368,18 @@ public class FollowerFetchProperties {
 		private Map<String, Policy> listeners = new LinkedHashMap<>();
 
 		/**
+		 * Fetch policy per Kafka Streams application id. Freshness keeps the application's
+		 * main consumer on the partition leaders; its restore and global consumers still
+		 * read in this zone.
+		 */
+		private Map<String, Policy> streams = new LinkedHashMap<>();
+
+		/**
+		 * Fetch policy per Spring Cloud Stream binding name, for example process-in-0.
+		 */
+		private Map<String, Policy> bindings = new LinkedHashMap<>();
+
+		/**
 		 * Longest time a consumer keeps reading from the follower a leader chose for it
 		 * before it asks the leader again, applied as the consumer's metadata.max.age.ms
 		 * where the application sets none. Bounds how long a consumer stays on a follower
@@ -390,6 +402,22 @@ public class FollowerFetchProperties {
 
 		public void setListeners(Map<String, Policy> listeners) {
 			this.listeners = listeners;
+		}
+
+		public Map<String, Policy> getStreams() {
+			return this.streams;
+		}
+
+		public void setStreams(Map<String, Policy> streams) {
+			this.streams = streams;
+		}
+
+		public Map<String, Policy> getBindings() {
+			return this.bindings;
+		}
+
+		public void setBindings(Map<String, Policy> bindings) {
+			this.bindings = bindings;
 		}
 
 		public Duration getReplicaLease() {

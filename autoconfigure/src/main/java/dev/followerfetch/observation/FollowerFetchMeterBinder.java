@@ -21,15 +21,17 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.followerfetch.detection.DetectedRack;
+import dev.followerfetch.policy.ConsumerKind;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.BaseUnits;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
 /**
  * Meters over the {@link ReadLocalityMonitor}'s snapshot: partitions read in and out of
- * zone per listener, bytes received from each side, the rack in use and the state. Meters of a
+ * zone per listener, Streams application, binding or other consumer (its {@code kind} tag), bytes received from each side, the rack in use and the state. Meters of a
  * listener are registered when the listener first appears in a snapshot.
  *
  * @author follower-fetch authors
@@ -68,31 +70,36 @@ final class FollowerFetchMeterBinder implements MeterBinder {
 	}
 
 	void bindListeners(FollowerFetchSnapshot snapshot) {
-		for (Map.Entry<String, ListenerReads> entry : snapshot.listeners().entrySet()) {
-			String id = entry.getKey();
-			String policy = entry.getValue().policy().name().toLowerCase(Locale.ROOT);
+		for (ConsumerReads reads : snapshot.all()) {
+			ConsumerKind kind = reads.kind();
+			String name = reads.name();
+			String policy = reads.policy().name().toLowerCase(Locale.ROOT);
 			for (MeterRegistry registry : this.registries) {
-				if (!this.bound.add(id + "@" + System.identityHashCode(registry))) {
+				if (!this.bound.add(kind.tag() + ":" + name + "@" + System.identityHashCode(registry))) {
 					continue;
 				}
 				for (boolean local : new boolean[] { true, false }) {
-					String zone = local ? "local" : "remote";
-					Gauge.builder("follower.fetch.partitions", this.monitor, (monitor) -> partitions(monitor, id, local))
+					Tags tags = Tags.of("listener", name, "kind", kind.tag(), "policy", policy, "zone",
+							local ? "local" : "remote");
+					Gauge
+						.builder("follower.fetch.partitions", this.monitor,
+								(monitor) -> partitions(monitor, kind, name, local))
 						.description("Assigned partitions last read from a broker in this zone (local) or another (remote)")
-						.tags("listener", id, "policy", policy, "zone", zone)
+						.tags(tags)
 						.register(registry);
-					FunctionCounter.builder("follower.fetch.bytes", this.monitor, (monitor) -> monitor.bytes(id, local))
+					FunctionCounter
+						.builder("follower.fetch.bytes", this.monitor, (monitor) -> monitor.bytes(kind, name, local))
 						.description("Bytes received from brokers in this zone (local) or another (remote)")
 						.baseUnit(BaseUnits.BYTES)
-						.tags("listener", id, "zone", zone)
+						.tags(tags)
 						.register(registry);
 				}
 			}
 		}
 	}
 
-	private static double partitions(ReadLocalityMonitor monitor, String id, boolean local) {
-		ListenerReads reads = monitor.snapshot().listeners().get(id);
+	private static double partitions(ReadLocalityMonitor monitor, ConsumerKind kind, String name, boolean local) {
+		ConsumerReads reads = monitor.snapshot().of(kind).get(name);
 		if (reads == null) {
 			return 0;
 		}

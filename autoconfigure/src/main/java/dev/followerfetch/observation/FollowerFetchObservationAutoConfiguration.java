@@ -47,6 +47,7 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.annotation.Order;
 import org.springframework.kafka.core.ConsumerFactory;
 import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.util.StringUtils;
@@ -70,7 +71,7 @@ public final class FollowerFetchObservationAutoConfiguration {
 
 		@Bean
 		ReadLocalityMonitor followerFetchReadLocalityMonitor(FollowerFetchProperties properties,
-				ObjectProvider<DetectedRack> detectedRack, ListenerContainers containers, ListenerPolicies policies,
+				ObjectProvider<DetectedRack> detectedRack, ObjectProvider<ObservedConsumers> sources,
 				ObjectProvider<KafkaAdmin> kafkaAdmin) {
 			FollowerFetchProperties.Observation observation = properties.getObservation();
 			requirePositive("follower-fetch.observation.refresh-interval", observation.getRefreshInterval(), "30s");
@@ -88,8 +89,14 @@ public final class FollowerFetchObservationAutoConfiguration {
 					observation.getTimeout());
 			MonitorSettings settings = new MonitorSettings(observation.getRefreshInterval(),
 					observation.getFallbackGrace(), observation.getTimeout(), observation.getMaxListedPartitions());
-			return new ReadLocalityMonitor(detectedRack::getObject, containers::all, policies, inspectors,
-					ListenerContainers::consumerConfig, settings, Clock.systemUTC());
+			return new ReadLocalityMonitor(detectedRack::getObject, () -> sources.orderedStream().toList(), inspectors,
+					settings, Clock.systemUTC());
+		}
+
+		@Bean
+		@Order(0)
+		ListenerConsumers followerFetchListenerConsumers(ListenerContainers containers, ListenerPolicies policies) {
+			return new ListenerConsumers(containers::all, policies);
 		}
 
 		private static Map<String, Object> adminConfig(ObjectProvider<KafkaAdmin> kafkaAdmin) {

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -37,13 +38,12 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 import dev.followerfetch.Policy;
 import dev.followerfetch.detection.DetectedRack;
-import dev.followerfetch.policy.ListenerPolicies;
+import dev.followerfetch.policy.ConsumerKind;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.common.Metric;
@@ -51,13 +51,13 @@ import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
 
 import org.springframework.context.SmartLifecycle;
-import org.springframework.kafka.listener.MessageListenerContainer;
 
 /**
- * Keeps a {@link FollowerFetchSnapshot} fresh in the background: every refresh reads the
- * listener containers' own client metrics (preferred read replica per partition, bytes
- * per broker) and the cluster's facts (broker racks, replica selectors, partition
- * placement), and derives where each listener reads from. A partition counts once its
+ * Keeps a {@link FollowerFetchSnapshot} fresh in the background: every refresh asks each
+ * {@link ObservedConsumers} source for the application's consumers, reads their own client
+ * metrics (preferred read replica per partition, bytes per broker) and the cluster's facts
+ * (broker racks, replica selectors, partition placement), and derives where each of them
+ * reads from. A partition counts once its
  * consumer has processed a fetch answer for it (its {@code records-lag} metric exists):
  * the read-replica gauge says -1 from the assignment on, before the leader has named a
  * follower. Nothing here runs on a request
@@ -75,13 +75,9 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 
 	private final Supplier<DetectedRack> detectedRack;
 
-	private final Supplier<Collection<MessageListenerContainer>> containers;
-
-	private final ListenerPolicies policies;
+	private final Supplier<List<ObservedConsumers>> sources;
 
 	private final ClusterInspectors inspectors;
-
-	private final Function<MessageListenerContainer, Map<String, Object>> consumerConfig;
 
 	private final MonitorSettings settings;
 
@@ -103,15 +99,11 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 
 	private volatile ScheduledExecutorService scheduler;
 
-	ReadLocalityMonitor(Supplier<DetectedRack> detectedRack, Supplier<Collection<MessageListenerContainer>> containers,
-			ListenerPolicies policies, ClusterInspectors inspectors,
-			Function<MessageListenerContainer, Map<String, Object>> consumerConfig, MonitorSettings settings,
-			Clock clock) {
+	ReadLocalityMonitor(Supplier<DetectedRack> detectedRack, Supplier<List<ObservedConsumers>> sources,
+			ClusterInspectors inspectors, MonitorSettings settings, Clock clock) {
 		this.detectedRack = detectedRack;
-		this.containers = containers;
-		this.policies = policies;
+		this.sources = sources;
 		this.inspectors = inspectors;
-		this.consumerConfig = consumerConfig;
 		this.settings = settings;
 		this.clock = clock;
 		this.snapshot = new FollowerFetchSnapshot(FollowerFetchState.STARTING, null, null, Set.of(), "unknown",
@@ -127,14 +119,16 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 	}
 
 	/**
-	 * Bytes received by one listener's consumers since start-up, from brokers in this zone
-	 * or in others. Monotonic across consumer restarts and rebalances.
-	 * @param listenerId the listener id
+	 * Bytes received by one listener's, Streams application's or binding's consumers since
+	 * start-up, from brokers in this zone or in others. Monotonic across consumer restarts
+	 * and rebalances.
+	 * @param kind how the application consumes
+	 * @param name the listener id, application id or binding name
 	 * @param local {@code true} for bytes from this zone
 	 * @return the byte count
 	 */
-	public double bytes(String listenerId, boolean local) {
-		ByteTotals totals = this.byteTotals.get(listenerId);
+	public double bytes(ConsumerKind kind, String name, boolean local) {
+		ByteTotals totals = this.byteTotals.get(key(kind, name));
 		return (totals != null) ? (local ? totals.local : totals.remote) : 0;
 	}
 
@@ -162,19 +156,18 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 		String rack = detected.rack().filter((value) -> !value.isBlank()).orElse(null);
 		String source = detected.source().orElse(null);
 		List<String> problems = new ArrayList<>();
-		Collection<MessageListenerContainer> all = this.containers.get();
-		Map<ClusterInspector, List<MessageListenerContainer>> byCluster = new LinkedHashMap<>();
+		List<Observed> all = observeAll(problems);
+		Map<ClusterInspector, List<Observed>> byCluster = new LinkedHashMap<>();
 		if (all.isEmpty()) {
-			problems.add("no listener container to observe: only the rack and the brokers are checked");
+			problems.add("no consumer to observe: only the rack and the brokers are checked");
 			byCluster.put(this.inspectors.forConsumers(Map.of()), List.of());
 		}
-		all.forEach((container) -> byCluster
-			.computeIfAbsent(this.inspectors.forConsumers(this.consumerConfig.apply(container)),
-					(inspector) -> new ArrayList<>())
-			.add(container));
+		all.forEach((observed) -> byCluster
+			.computeIfAbsent(this.inspectors.forConsumers(observed.consumer().config()), (inspector) -> new ArrayList<>())
+			.add(observed));
 		Map<ClusterInspector, ClusterView> views = new LinkedHashMap<>();
-		byCluster.forEach((inspector, containers) -> {
-			ClusterView view = inspect(inspector, containers, byCluster.size() > 1, problems);
+		byCluster.forEach((inspector, observed) -> {
+			ClusterView view = inspect(inspector, observed, byCluster.size() > 1, problems);
 			if (view != null) {
 				views.put(inspector, view);
 			}
@@ -184,43 +177,110 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 			return new FollowerFetchSnapshot((rack == null) ? FollowerFetchState.NO_RACK : FollowerFetchState.STARTING,
 					rack, source, Set.of(), "unknown", Map.of(), problems, this.clock.instant());
 		}
-		Map<String, ListenerReads> listeners = new LinkedHashMap<>();
+		Map<ConsumerKind, Map<String, ConsumerReads>> consumers = new EnumMap<>(ConsumerKind.class);
 		boolean anyFetched = false;
 		boolean anyLocalityAssigned = false;
-		for (Map.Entry<ClusterInspector, List<MessageListenerContainer>> cluster : byCluster.entrySet()) {
+		Set<String> keys = new HashSet<>();
+		for (Map.Entry<ClusterInspector, List<Observed>> cluster : byCluster.entrySet()) {
 			ClusterView view = views.getOrDefault(cluster.getKey(), ClusterView.UNKNOWN);
-			for (MessageListenerContainer container : cluster.getValue()) {
-				String id = container.getListenerId();
-				if (id == null) {
-					continue;
-				}
-				Policy policy = this.policies.of(container).policy();
-				Reads reads = reads(id, policy, container, view, rack);
-				listeners.put(id, reads.summary());
+			for (Observed observed : cluster.getValue()) {
+				Reads reads = reads(observed, view, rack);
+				ConsumerReads summary = reads.summary();
+				keys.add(key(summary.kind(), summary.name()));
+				consumers.computeIfAbsent(summary.kind(), (kind) -> new LinkedHashMap<>()).put(summary.name(), summary);
 				anyFetched |= reads.fetched;
-				anyLocalityAssigned |= policy == Policy.LOCALITY && reads.summary().partitions() > 0;
+				anyLocalityAssigned |= summary.policy() == Policy.LOCALITY && summary.partitions() > 0;
 			}
 		}
+		this.crossZoneSince.keySet().removeIf((key) -> !keys.contains(key.substring(0, key.lastIndexOf('|'))));
 		Set<String> racks = views.values()
 			.stream()
 			.flatMap((view) -> view.racks().stream())
 			.collect(Collectors.toCollection(TreeSet::new));
-		FollowerFetchState state = state(rack, views.values(), racks, listeners, anyFetched, anyLocalityAssigned);
-		return new FollowerFetchSnapshot(state, rack, source, racks, describeSelectors(views), listeners, problems,
+		List<ConsumerReads> reads = consumers.values().stream().flatMap((byName) -> byName.values().stream()).toList();
+		FollowerFetchState state = state(rack, views.values(), racks, reads, anyFetched, anyLocalityAssigned);
+		return new FollowerFetchSnapshot(state, rack, source, racks, describeSelectors(views), consumers, problems,
 				this.clock.instant());
+	}
+
+	/**
+	 * Ask every source for its consumers, and read each one's metrics once for this
+	 * refresh. A source that fails is reported, not fatal.
+	 */
+	private List<Observed> observeAll(List<String> problems) {
+		List<Observed> all = new ArrayList<>();
+		Set<String> names = new HashSet<>();
+		for (ObservedConsumers source : this.sources.get()) {
+			Collection<ObservedConsumer> found;
+			try {
+				found = source.find();
+			}
+			catch (RuntimeException ex) {
+				problems.add("could not list the consumers of " + source.getClass().getSimpleName() + ": "
+						+ ClusterInspector.describe(ex));
+				continue;
+			}
+			for (ObservedConsumer consumer : found) {
+				if (consumer.name() == null || !names.add(key(consumer.kind(), consumer.name()))) {
+					continue;
+				}
+				Map<String, Map<MetricName, ? extends Metric>> metrics;
+				try {
+					metrics = consumer.metrics().get();
+				}
+				catch (RuntimeException ex) {
+					metrics = Map.of();
+				}
+				all.add(new Observed(consumer, metrics, assigned(consumer, metrics)));
+			}
+		}
+		return all;
+	}
+
+	private static Collection<TopicPartition> assigned(ObservedConsumer consumer,
+			Map<String, Map<MetricName, ? extends Metric>> metrics) {
+		if (consumer.assigned() != null) {
+			return consumer.assigned();
+		}
+		Set<TopicPartition> named = new HashSet<>();
+		metrics.values().forEach((clientMetrics) -> clientMetrics.keySet().forEach((name) -> {
+			TopicPartition tp = partitionOf(name);
+			if (tp != null && name.name().equals("preferred-read-replica")) {
+				named.add(tp);
+			}
+		}));
+		return named;
+	}
+
+	private static TopicPartition partitionOf(MetricName name) {
+		String topic = name.tags().get("topic");
+		String partition = name.tags().get("partition");
+		if (!name.group().equals(FETCH_GROUP) || topic == null || partition == null) {
+			return null;
+		}
+		try {
+			return new TopicPartition(topic, Integer.parseInt(partition));
+		}
+		catch (NumberFormatException ex) {
+			return null;
+		}
+	}
+
+	private static String key(ConsumerKind kind, String name) {
+		return kind.tag() + ":" + name;
 	}
 
 	/**
 	 * Read one cluster's facts for the topics its listeners are assigned, or the last ones
 	 * read when the brokers do not answer.
 	 */
-	private ClusterView inspect(ClusterInspector inspector, List<MessageListenerContainer> containers,
-			boolean severalClusters, List<String> problems) {
+	private ClusterView inspect(ClusterInspector inspector, List<Observed> observed, boolean severalClusters,
+			List<String> problems) {
 		String cluster = this.inspectors.clusterOf(inspector);
 		String of = (cluster != null) ? " of " + cluster : (severalClusters ? " of the application's KafkaAdmin" : "");
 		String brokers = "brokers" + of;
 		Set<String> topics = new TreeSet<>();
-		containers.forEach((container) -> assigned(container).forEach((tp) -> topics.add(tp.topic())));
+		observed.forEach((consumer) -> consumer.assigned().forEach((tp) -> topics.add(tp.topic())));
 		if (Thread.currentThread().isInterrupted()) {
 			return this.lastViews.get(inspector);
 		}
@@ -251,7 +311,7 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 	}
 
 	private FollowerFetchState state(String rack, Collection<ClusterView> views, Set<String> racks,
-			Map<String, ListenerReads> listeners, boolean anyFetched, boolean anyLocalityAssigned) {
+			List<ConsumerReads> listeners, boolean anyFetched, boolean anyLocalityAssigned) {
 		if (rack == null) {
 			return FollowerFetchState.NO_RACK;
 		}
@@ -266,31 +326,31 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 		if (anyLocalityAssigned && !anyFetched) {
 			return FollowerFetchState.STARTING;
 		}
-		if (listeners.values().stream().anyMatch((reads) -> !reads.laggingPartitions().isEmpty())) {
+		if (listeners.stream().anyMatch((reads) -> !reads.laggingPartitions().isEmpty())) {
 			return FollowerFetchState.LAGGING;
 		}
-		if (listeners.values().stream().anyMatch((reads) -> !reads.fallbackPartitions().isEmpty())) {
+		if (listeners.stream().anyMatch((reads) -> !reads.fallbackPartitions().isEmpty())) {
 			return FollowerFetchState.FALLBACK;
 		}
-		if (listeners.values().stream().anyMatch((reads) -> reads.placementGapCount() > 0)) {
+		if (listeners.stream().anyMatch((reads) -> reads.placementGapCount() > 0)) {
 			return FollowerFetchState.PARTIAL;
 		}
 		return FollowerFetchState.ACTIVE;
 	}
 
-	private Reads reads(String id, Policy policy, MessageListenerContainer container, ClusterView view,
-			String rack) {
-		Collection<TopicPartition> assigned = assigned(container);
-		Map<String, Map<MetricName, ? extends Metric>> metrics = metrics(container);
+	private Reads reads(Observed observed, ClusterView view, String rack) {
+		ObservedConsumer consumer = observed.consumer();
+		String id = key(consumer.kind(), consumer.name());
+		Policy policy = consumer.policy();
+		Collection<TopicPartition> assigned = observed.assigned();
+		Map<String, Map<MetricName, ? extends Metric>> metrics = observed.metrics();
 		Map<TopicPartition, Integer> readReplica = new HashMap<>();
 		Set<TopicPartition> answered = new HashSet<>();
 		metrics.forEach((clientId, clientMetrics) -> clientMetrics.forEach((name, metric) -> {
-			if (!name.group().equals(FETCH_GROUP) || !name.tags().containsKey("topic")
-					|| !name.tags().containsKey("partition")) {
+			TopicPartition tp = partitionOf(name);
+			if (tp == null) {
 				return;
 			}
-			TopicPartition tp = new TopicPartition(name.tags().get("topic"),
-					Integer.parseInt(name.tags().get("partition")));
 			if (name.name().equals("preferred-read-replica") && metric.metricValue() instanceof Number value) {
 				readReplica.put(tp, value.intValue());
 			}
@@ -342,10 +402,11 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 		ByteTotals totals = countBytes(id, metrics, view, rack);
 		int gapCount = gaps.size();
 		List<String> listedGaps = gaps.stream().sorted().limit(this.settings.maxListedPartitions()).toList();
-		ListenerReads summary = new ListenerReads(id, policy, assigned.size(), local, cross, listedGaps, gapCount,
+		ConsumerReads summary = new ConsumerReads(consumer.kind(), consumer.name(), policy, assigned.size(), local,
+				cross, listedGaps, gapCount,
 				fallback.stream().sorted().limit(this.settings.maxListedPartitions()).toList(),
 				lagging.stream().sorted().limit(this.settings.maxListedPartitions()).toList(), (long) totals.local,
-				(long) totals.remote);
+				(long) totals.remote, consumer.details());
 		return new Reads(summary, fetched);
 	}
 
@@ -419,20 +480,6 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 			.stream()
 			.map((entry) -> entry.getKey() + " on brokers " + entry.getValue().stream().sorted().toList())
 			.collect(Collectors.joining("; "));
-	}
-
-	private static Collection<TopicPartition> assigned(MessageListenerContainer container) {
-		Collection<TopicPartition> assigned = container.getAssignedPartitions();
-		return (assigned != null) ? assigned : List.of();
-	}
-
-	private static Map<String, Map<MetricName, ? extends Metric>> metrics(MessageListenerContainer container) {
-		try {
-			return container.metrics();
-		}
-		catch (RuntimeException ex) {
-			return Map.of();
-		}
 	}
 
 	@Override
@@ -519,7 +566,12 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 
 	}
 
-	private record Reads(ListenerReads summary, boolean fetched) {
+	private record Reads(ConsumerReads summary, boolean fetched) {
+
+	}
+
+	private record Observed(ObservedConsumer consumer, Map<String, Map<MetricName, ? extends Metric>> metrics,
+			Collection<TopicPartition> assigned) {
 
 	}
 

@@ -15,33 +15,42 @@
  */
 package dev.followerfetch.observation;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import dev.followerfetch.Policy;
+import dev.followerfetch.policy.ConsumerKind;
 
 /**
- * Where one listener reads from, as its own consumers report it.
+ * Where one listener, Kafka Streams application, binding or other consumer of the
+ * application reads from, as its own consumers report it.
  *
- * @param listenerId the listener id
- * @param policy the listener's fetch policy
+ * @param kind how the application consumes
+ * @param name the listener id, application id, binding name or client id
+ * @param policy the consumers' fetch policy
  * @param partitions assigned partitions
  * @param zoneLocalPartitions assigned partitions last read from a broker in this zone
  * @param crossZonePartitions assigned partitions last read from a broker in another zone
- * @param placementGaps partitions (of a locality listener) without an in-sync replica in
+ * @param placementGaps partitions (of a locality consumer) without an in-sync replica in
  * this zone, at most a capped number of them
  * @param placementGapCount how many placement gaps there are in all
- * @param fallbackPartitions partitions (of a locality listener) that have an in-zone
+ * @param fallbackPartitions partitions (of a locality consumer) that have an in-zone
  * in-sync replica but were read across zones for longer than the grace period
  * @param laggingPartitions partitions read from a follower that is not in their ISR
  * @param localBytes bytes received from brokers in this zone since start-up
  * @param remoteBytes bytes received from brokers in other zones since start-up
+ * @param details further facts about these consumers shown in the health details, for
+ * example their {@code client.rack}
  * @author follower-fetch authors
  */
-public record ListenerReads(String listenerId, Policy policy, int partitions, int zoneLocalPartitions,
+public record ConsumerReads(ConsumerKind kind, String name, Policy policy, int partitions, int zoneLocalPartitions,
 		int crossZonePartitions, List<String> placementGaps, int placementGapCount, List<String> fallbackPartitions,
-		List<String> laggingPartitions, long localBytes, long remoteBytes) {
+		List<String> laggingPartitions, long localBytes, long remoteBytes, Map<String, Object> details) {
 
-	public ListenerReads {
+	public ConsumerReads {
+		details = Collections.unmodifiableMap(new LinkedHashMap<>(details));
 		placementGaps = List.copyOf(placementGaps);
 		fallbackPartitions = List.copyOf(fallbackPartitions);
 		laggingPartitions = List.copyOf(laggingPartitions);
