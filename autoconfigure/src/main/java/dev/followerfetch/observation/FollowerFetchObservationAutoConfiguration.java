@@ -24,6 +24,8 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.followerfetch.FollowerFetchProperties;
+import dev.followerfetch.application.BinderBindings;
+import dev.followerfetch.application.BinderClientRackAutoConfiguration;
 import dev.followerfetch.application.ClientRackAutoConfiguration;
 import dev.followerfetch.application.ListenerContainers;
 import dev.followerfetch.detection.DetectedRack;
@@ -37,6 +39,7 @@ import org.apache.commons.logging.LogFactory;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -60,7 +63,7 @@ import org.springframework.util.StringUtils;
  * @author follower-fetch authors
  */
 @AutoConfiguration(after = { RackDetectionAutoConfiguration.class, ClientRackAutoConfiguration.class,
-		FetchPolicyAutoConfiguration.class })
+		FetchPolicyAutoConfiguration.class, BinderClientRackAutoConfiguration.class })
 @ConditionalOnClass(ConsumerFactory.class)
 @EnableConfigurationProperties(FollowerFetchProperties.class)
 public final class FollowerFetchObservationAutoConfiguration {
@@ -112,6 +115,18 @@ public final class FollowerFetchObservationAutoConfiguration {
 				throw new InvalidConfigurationPropertyValueException(property, value,
 						"Must be a positive duration, for example " + example + ".");
 			}
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnBean(BinderBindings.class)
+	static class BindingsConfiguration {
+
+		@Bean
+		@Order(2)
+		BindingConsumers followerFetchBindingConsumers(BinderBindings bindings) {
+			return new BindingConsumers(bindings);
 		}
 
 	}
