@@ -135,7 +135,8 @@ public final class BinderBindings {
 				}
 				metrics.putAll(factory.metrics());
 			}
-			return new Binding(this.policy, Collections.unmodifiableSet(new LinkedHashSet<>(this.destinations)), config, metrics, !this.factories.isEmpty());
+			return new Binding(this.policy, Collections.unmodifiableSet(new LinkedHashSet<>(this.destinations)), config,
+					metrics, !this.factories.isEmpty());
 		}
 
 	}

@@ -23,8 +23,8 @@ import org.springframework.context.annotation.Configuration;
  * Configuration for a Kafka binder that runs in a context of its own, as a binder with an
  * {@code environment} of its own does in a multi-binder application: it hands that binder
  * the application's {@code client.rack} customizer, so that its bindings get their fetch
- * policy and are observed. Add it to each such binder:
- * {@code spring.cloud.stream.binders.<binder>.environment.spring.main.sources=dev.followerfetch.application.BinderClientRackConfiguration}.
+ * policy and are observed. Add it to each such binder by naming this class in
+ * {@code spring.cloud.stream.binders.<binder>.environment.spring.main.sources}.
  * Harmless where follower-fetch is disabled.
  *
  * @author follower-fetch authors

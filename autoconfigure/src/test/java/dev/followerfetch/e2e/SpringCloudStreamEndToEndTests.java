@@ -25,6 +25,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.IntFunction;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 import dev.followerfetch.application.BinderBindings;
 import dev.followerfetch.application.BinderClientRackConfiguration;
@@ -119,6 +121,17 @@ class SpringCloudStreamEndToEndTests {
 	}
 
 	@Test
+	void aBinderInAContextOfItsOwnGetsItsPoliciesFromTheApplicationsCustomizerEvenWithoutTheRecipe() {
+		String group = UUID.randomUUID().toString();
+		String binder = "spring.cloud.stream.binders.zonal.environment.";
+		ConfigurableApplicationContext context = start(group, "spring.cloud.stream.binders.zonal.type=kafka",
+				binder + "spring.cloud.stream.kafka.binder.brokers=" + kafka.cluster().bootstrapServers(),
+				"spring.cloud.stream.default-binder=zonal", "follower-fetch.policy.bindings.audit-in-0=freshness");
+		assertThat(context.getBean(BinderBindings.class).all()).extracting((binding) -> binding.policy().toString())
+			.containsExactlyInAnyOrder("process-in-0=LOCALITY (default)", "audit-in-0=FRESHNESS (property)");
+	}
+
+	@Test
 	void aBinderInAContextOfItsOwnGetsTheRackAndIsObservedWithTheRecipe() throws Exception {
 		String group = UUID.randomUUID().toString();
 		String binder = "spring.cloud.stream.binders.zonal.environment.";
@@ -130,8 +143,8 @@ class SpringCloudStreamEndToEndTests {
 		received.awaitReceived("process-in-0", RECORDS);
 		received.awaitReceived("audit-in-0", RECORDS);
 		BinderBindings bindings = context.getBean(BinderBindings.class);
-		assertReadsFromZone(awaitEveryPartitionRead(() -> ConsumerReadStats.ofClients(consumers(bindings, "process-in-0"))));
-		assertReadsFromLeaders(awaitEveryPartitionRead(() -> ConsumerReadStats.ofClients(consumers(bindings, "audit-in-0"))));
+		assertReadsFromZone(awaitEveryPartitionRead(() -> readStats(bindings, "process-in-0")));
+		assertReadsFromLeaders(awaitEveryPartitionRead(() -> readStats(bindings, "audit-in-0")));
 		Map<String, Object> details = awaitHealth(context, (all) -> reads(all, "process-in-0", 6, 0)
 				&& reads(all, "audit-in-0", 2, 4));
 		assertThat(details).containsEntry("state", "ACTIVE");
@@ -157,17 +170,20 @@ class SpringCloudStreamEndToEndTests {
 		return context;
 	}
 
-	private static Map<String, Map<org.apache.kafka.common.MetricName, ? extends org.apache.kafka.common.Metric>> consumers(
-			BinderBindings bindings, String name) {
-		return bindings.all()
+	/**
+	 * Where a binding's consumers read from, as their own metrics say: the metrics of the
+	 * consumers the binding's consumer factory has open.
+	 */
+	private static ConsumerReadStats readStats(BinderBindings bindings, String name) {
+		return ConsumerReadStats.ofClients(bindings.all()
 			.stream()
 			.filter((binding) -> binding.name().equals(name))
 			.findFirst()
 			.orElseThrow()
-			.consumers();
+			.consumers());
 	}
 
-	private static ConsumerReadStats awaitEveryPartitionRead(java.util.function.Supplier<ConsumerReadStats> stats) {
+	private static ConsumerReadStats awaitEveryPartitionRead(Supplier<ConsumerReadStats> stats) {
 		return await("a read replica reported for every partition").atMost(TIMEOUT)
 			.until(stats::get, (read) -> read.preferredReadReplicas().size() >= 6);
 	}
@@ -194,7 +210,7 @@ class SpringCloudStreamEndToEndTests {
 	}
 
 	private Map<String, Object> awaitHealth(ConfigurableApplicationContext context,
-			java.util.function.Predicate<Map<String, Object>> bindings) {
+			Predicate<Map<String, Object>> bindings) {
 		int port = ((WebServerApplicationContext) context).getWebServer().getPort();
 		URI uri = URI.create("http://127.0.0.1:" + port + "/actuator/health/followerFetch");
 		return await("followerFetch health lists the bindings").atMost(TIMEOUT).until(() -> {

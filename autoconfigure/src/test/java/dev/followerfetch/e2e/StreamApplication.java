@@ -15,6 +15,7 @@
  */
 package dev.followerfetch.e2e;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -116,7 +117,7 @@ class StreamApplication {
 		}
 
 		void awaitReceived(String binding, int records) {
-			await(binding + " receives " + records + " records").atMost(java.time.Duration.ofSeconds(60))
+			await(binding + " receives " + records + " records").atMost(Duration.ofSeconds(60))
 				.until(() -> count(binding) >= records);
 		}
 
