@@ -15,6 +15,7 @@
  */
 package dev.followerfetch.detection;
 
+import java.net.ConnectException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +36,7 @@ import org.springframework.mock.env.MockEnvironment;
 
 import static dev.followerfetch.detection.MetadataHttpClientTests.elapsedSince;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * What start-up pays and says once a rack is found: detection and the read of the brokers'
@@ -79,6 +81,18 @@ class DetectionStartupBoundTests {
 			assertThat(elapsed).isGreaterThanOrEqualTo(TIMEOUT.minusMillis(50)).isLessThan(TIMEOUT.plus(MARGIN));
 			assertThat(detected.elapsed()).isLessThan(TIMEOUT.plus(MARGIN));
 		}
+	}
+
+	@Test
+	void brokersThatRefuseTheConnectionCostNothingLikeTheTimeout() throws Exception {
+		String refusing = RawLoopbackServer.refusingUri().getAuthority();
+		long start = System.nanoTime();
+		assertThatExceptionOfType(ConnectException.class)
+			.isThrownBy(() -> new AdminBrokerRackLookup(
+					Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, List.of(refusing, refusing)))
+				.brokerRacks(TIMEOUT))
+			.withMessageStartingWith("no bootstrap server accepts connections (" + refusing + ": ");
+		assertThat(elapsedSince(start)).isLessThan(TIMEOUT.dividedBy(2));
 	}
 
 	@Test
