@@ -95,13 +95,15 @@ public class FollowerFetchProperties {
 		private List<String> order = new ArrayList<>(List.of("env", "file", "ecs", "aws", "gcp", "azure"));
 
 		/**
-		 * Wall-clock budget for all network sources together.
+		 * Wall-clock budget for detection as a whole: all network sources together, then
+		 * the read of the brokers' racks with what is left.
 		 */
 		private Duration timeout = Duration.ofSeconds(1);
 
 		/**
-		 * Time allowed to read the brokers' racks when a source offers several forms of the
-		 * zone (AWS with zone-format auto, Azure) and the one the brokers use is chosen.
+		 * Most time the read of the brokers' racks may take once a rack is found (to choose
+		 * among several forms of the zone, or to check a single rack), within what is left
+		 * of the detection timeout.
 		 */
 		private Duration brokerTimeout = Duration.ofSeconds(2);
 
