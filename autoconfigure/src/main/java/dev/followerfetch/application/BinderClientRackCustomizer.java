@@ -78,9 +78,17 @@ final class BinderClientRackCustomizer implements ConsumerConfigCustomizer, Clie
 	public void configure(ConsumerFactory<?, ?> consumerFactory) {
 		Decided last = this.lastDecided.get();
 		this.lastDecided.remove();
-		if (last != null && Objects.equals(last.config().get(ConsumerConfig.GROUP_ID_CONFIG),
-				consumerFactory.getConfigurationProperties().get(ConsumerConfig.GROUP_ID_CONFIG))) {
+		if (last != null && Objects.equals(last.config().get(ConsumerConfig.GROUP_ID_CONFIG), groupId(consumerFactory))) {
 			this.bindings.attach(last.bindingName(), consumerFactory);
+		}
+	}
+
+	private static Object groupId(ConsumerFactory<?, ?> consumerFactory) {
+		try {
+			return consumerFactory.getConfigurationProperties().get(ConsumerConfig.GROUP_ID_CONFIG);
+		}
+		catch (UnsupportedOperationException ex) {
+			return null;
 		}
 	}
 
