@@ -28,6 +28,7 @@ import dev.followerfetch.application.BinderBindings;
 import dev.followerfetch.application.BinderClientRackAutoConfiguration;
 import dev.followerfetch.application.ClientRackAutoConfiguration;
 import dev.followerfetch.application.ListenerContainers;
+import dev.followerfetch.application.StreamsApplications;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
 import dev.followerfetch.observation.ReadLocalityMonitor.MonitorSettings;
@@ -36,7 +37,9 @@ import dev.followerfetch.policy.ListenerPolicies;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.apache.kafka.streams.KafkaStreams;
 
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -51,6 +54,7 @@ import org.springframework.boot.health.contributor.Status;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
+import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 import org.springframework.kafka.core.ConsumerFactory;
 import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.util.StringUtils;
@@ -127,6 +131,20 @@ public final class FollowerFetchObservationAutoConfiguration {
 		@Order(2)
 		BindingConsumers followerFetchBindingConsumers(BinderBindings bindings) {
 			return new BindingConsumers(bindings);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass({ KafkaStreams.class, StreamsBuilderFactoryBean.class })
+	@ConditionalOnBooleanProperty(name = "follower-fetch.enabled", matchIfMissing = true)
+	static class StreamsConsumersConfiguration {
+
+		@Bean
+		@Order(1)
+		StreamsConsumers followerFetchStreamsConsumers(ListableBeanFactory beanFactory,
+				ObjectProvider<StreamsApplications> applications) {
+			return new StreamsConsumers(beanFactory, applications);
 		}
 
 	}
