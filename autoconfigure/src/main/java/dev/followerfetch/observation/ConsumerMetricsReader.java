@@ -17,6 +17,7 @@ package dev.followerfetch.observation;
 
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -28,6 +29,7 @@ import java.util.function.Supplier;
 
 import javax.management.Attribute;
 import javax.management.JMException;
+import javax.management.MBeanAttributeInfo;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 
@@ -135,7 +137,7 @@ final class ConsumerMetricsReader {
 							unquote(name.getKeyProperty("partition")));
 					if (tp != null) {
 						Builder client = clients.computeIfAbsent(clientId, (id) -> new Builder());
-						for (Object attribute : server.getAttributes(name, FETCH_ATTRIBUTES)) {
+						for (Object attribute : server.getAttributes(name, present(server, name))) {
 							Attribute value = (Attribute) attribute;
 							client.fetchMetric(tp, value.getName(), value.getValue());
 						}
@@ -159,6 +161,18 @@ final class ConsumerMetricsReader {
 			.forEach((clientId) -> built.put(clientId,
 					clients.get(clientId).counter(startTimes.get(clientId)).build(clientId)));
 		return new JmxConsumers(built, all, null);
+	}
+
+	/**
+	 * The fetch attributes an MBean has: asking Kafka's JMX reporter for one it lacks
+	 * ({@code records-lag} before the first fetch answer) logs a warning.
+	 */
+	private static String[] present(MBeanServer server, ObjectName name) throws JMException {
+		Set<String> present = new HashSet<>();
+		for (MBeanAttributeInfo attribute : server.getMBeanInfo(name).getAttributes()) {
+			present.add(attribute.getName());
+		}
+		return Arrays.stream(FETCH_ATTRIBUTES).filter(present::contains).toArray(String[]::new);
 	}
 
 	private static String unquote(String value) {
