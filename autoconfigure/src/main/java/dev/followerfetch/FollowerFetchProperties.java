@@ -443,8 +443,8 @@ public class FollowerFetchProperties {
 
 		/**
 		 * How long a partition that has an in-sync replica in this zone may be read across
-		 * zones before the state turns to FALLBACK. Covers leader elections and lease
-		 * renewals.
+		 * zones before the state turns to FALLBACK (UNCOVERED for a consumer the starter
+		 * did not configure). Covers leader elections and lease renewals.
 		 */
 		private Duration fallbackGrace = Duration.ofMinutes(2);
 
@@ -458,6 +458,14 @@ public class FollowerFetchProperties {
 		 * fallbacks).
 		 */
 		private int maxListedPartitions = 20;
+
+		/**
+		 * Whether consumers found in JMX that no listener, Kafka Streams application or
+		 * binding accounts for (built by the application or a library) are observed and
+		 * reported under otherConsumers. JMX is process-wide: with several application
+		 * contexts in one JVM, each reports the others' consumers too.
+		 */
+		private boolean otherConsumers = true;
 
 		public Duration getRefreshInterval() {
 			return this.refreshInterval;
@@ -489,6 +497,14 @@ public class FollowerFetchProperties {
 
 		public void setMaxListedPartitions(int maxListedPartitions) {
 			this.maxListedPartitions = maxListedPartitions;
+		}
+
+		public boolean isOtherConsumers() {
+			return this.otherConsumers;
+		}
+
+		public void setOtherConsumers(boolean otherConsumers) {
+			this.otherConsumers = otherConsumers;
 		}
 
 	}

@@ -39,6 +39,9 @@ import dev.followerfetch.policy.ConsumerKind;
  * @param fallbackPartitions partitions (of a locality consumer) that have an in-zone
  * in-sync replica but were read across zones for longer than the grace period
  * @param laggingPartitions partitions read from a follower that is not in their ISR
+ * @param uncoveredPartitions partitions (of a consumer the starter did not configure and
+ * that declared no freshness policy) that have an in-zone in-sync replica but were read
+ * across zones for longer than the grace period
  * @param localBytes bytes received from brokers in this zone since start-up
  * @param remoteBytes bytes received from brokers in other zones since start-up
  * @param details further facts about these consumers shown in the health details, for
@@ -47,13 +50,38 @@ import dev.followerfetch.policy.ConsumerKind;
  */
 public record ConsumerReads(ConsumerKind kind, String name, Policy policy, int partitions, int zoneLocalPartitions,
 		int crossZonePartitions, List<String> placementGaps, int placementGapCount, List<String> fallbackPartitions,
-		List<String> laggingPartitions, long localBytes, long remoteBytes, Map<String, Object> details) {
+		List<String> laggingPartitions, List<String> uncoveredPartitions, long localBytes, long remoteBytes,
+		Map<String, Object> details) {
 
 	public ConsumerReads {
 		details = Collections.unmodifiableMap(new LinkedHashMap<>(details));
 		placementGaps = List.copyOf(placementGaps);
 		fallbackPartitions = List.copyOf(fallbackPartitions);
 		laggingPartitions = List.copyOf(laggingPartitions);
+		uncoveredPartitions = List.copyOf(uncoveredPartitions);
+	}
+
+	/**
+	 * Where consumers read that have no uncovered partitions.
+	 * @param kind how the application consumes
+	 * @param name the listener id, application id, binding name or client id
+	 * @param policy the consumers' fetch policy
+	 * @param partitions assigned partitions
+	 * @param zoneLocalPartitions assigned partitions last read in this zone
+	 * @param crossZonePartitions assigned partitions last read in another zone
+	 * @param placementGaps partitions without an in-sync replica in this zone, capped
+	 * @param placementGapCount how many placement gaps there are in all
+	 * @param fallbackPartitions partitions read across zones despite an in-zone replica
+	 * @param laggingPartitions partitions read from a follower that is not in their ISR
+	 * @param localBytes bytes received from brokers in this zone since start-up
+	 * @param remoteBytes bytes received from brokers in other zones since start-up
+	 * @param details further facts shown in the health details
+	 */
+	public ConsumerReads(ConsumerKind kind, String name, Policy policy, int partitions, int zoneLocalPartitions,
+			int crossZonePartitions, List<String> placementGaps, int placementGapCount, List<String> fallbackPartitions,
+			List<String> laggingPartitions, long localBytes, long remoteBytes, Map<String, Object> details) {
+		this(kind, name, policy, partitions, zoneLocalPartitions, crossZonePartitions, placementGaps,
+				placementGapCount, fallbackPartitions, laggingPartitions, List.of(), localBytes, remoteBytes, details);
 	}
 
 }

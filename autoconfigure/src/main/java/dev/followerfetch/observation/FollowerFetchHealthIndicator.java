@@ -88,6 +88,9 @@ final class FollowerFetchHealthIndicator extends AbstractHealthIndicator {
 		if (!reads.laggingPartitions().isEmpty()) {
 			details.put("laggingPartitions", reads.laggingPartitions());
 		}
+		if (!reads.uncoveredPartitions().isEmpty()) {
+			details.put("uncoveredPartitions", reads.uncoveredPartitions());
+		}
 		details.put("localBytes", reads.localBytes());
 		details.put("remoteBytes", reads.remoteBytes());
 		details.putAll(reads.details());

@@ -31,12 +31,16 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 
 /**
  * Meters over the {@link ReadLocalityMonitor}'s snapshot: partitions read in and out of
- * zone per listener, Streams application, binding or other consumer (its {@code kind} tag), bytes received from each side, the rack in use and the state. Meters of a
- * listener are registered when the listener first appears in a snapshot.
+ * zone per listener, Streams application, binding or other consumer (its {@code kind}
+ * tag), bytes received from each side, the rack in use and the state. Meters of a
+ * consumer are registered when it first appears in a snapshot; other consumers are named
+ * by client id, so at most {@value #MAX_OTHER_CONSUMERS} of them get meters.
  *
  * @author follower-fetch authors
  */
 final class FollowerFetchMeterBinder implements MeterBinder {
+
+	static final int MAX_OTHER_CONSUMERS = 100;
 
 	private final ReadLocalityMonitor monitor;
 
@@ -45,6 +49,8 @@ final class FollowerFetchMeterBinder implements MeterBinder {
 	private final Set<MeterRegistry> registries = ConcurrentHashMap.newKeySet();
 
 	private final Set<String> bound = ConcurrentHashMap.newKeySet();
+
+	private final Set<String> boundOthers = ConcurrentHashMap.newKeySet();
 
 	FollowerFetchMeterBinder(ReadLocalityMonitor monitor, DetectedRack detectedRack) {
 		this.monitor = monitor;
@@ -74,6 +80,12 @@ final class FollowerFetchMeterBinder implements MeterBinder {
 			ConsumerKind kind = reads.kind();
 			String name = reads.name();
 			String policy = reads.policy().name().toLowerCase(Locale.ROOT);
+			if (kind == ConsumerKind.OTHER && !this.boundOthers.contains(name)) {
+				if (this.boundOthers.size() >= MAX_OTHER_CONSUMERS) {
+					continue;
+				}
+				this.boundOthers.add(name);
+			}
 			for (MeterRegistry registry : this.registries) {
 				if (!this.bound.add(kind.tag() + ":" + name + "@" + System.identityHashCode(registry))) {
 					continue;

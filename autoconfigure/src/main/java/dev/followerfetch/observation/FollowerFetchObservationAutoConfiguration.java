@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.followerfetch.FollowerFetchProperties;
+import dev.followerfetch.Policy;
 import dev.followerfetch.application.BinderBindings;
 import dev.followerfetch.application.BinderClientRackAutoConfiguration;
 import dev.followerfetch.application.ClientRackAutoConfiguration;
@@ -32,6 +33,7 @@ import dev.followerfetch.application.StreamsApplications;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
 import dev.followerfetch.observation.ReadLocalityMonitor.MonitorSettings;
+import dev.followerfetch.policy.ClientRackDecider;
 import dev.followerfetch.policy.FetchPolicyAutoConfiguration;
 import dev.followerfetch.policy.ListenerPolicies;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -79,7 +81,7 @@ public final class FollowerFetchObservationAutoConfiguration {
 		@Bean
 		ReadLocalityMonitor followerFetchReadLocalityMonitor(FollowerFetchProperties properties,
 				ObjectProvider<DetectedRack> detectedRack, ObjectProvider<ObservedConsumers> sources,
-				ObjectProvider<KafkaAdmin> kafkaAdmin) {
+				ObjectProvider<KafkaAdmin> kafkaAdmin, ObjectProvider<ClientRackDecider> decider) {
 			FollowerFetchProperties.Observation observation = properties.getObservation();
 			requirePositive("follower-fetch.observation.refresh-interval", observation.getRefreshInterval(), "30s");
 			requirePositive("follower-fetch.observation.timeout", observation.getTimeout(), "5s");
@@ -96,14 +98,25 @@ public final class FollowerFetchObservationAutoConfiguration {
 					observation.getTimeout());
 			MonitorSettings settings = new MonitorSettings(observation.getRefreshInterval(),
 					observation.getFallbackGrace(), observation.getTimeout(), observation.getMaxListedPartitions());
-			return new ReadLocalityMonitor(detectedRack::getObject, () -> sources.orderedStream().toList(), inspectors,
-					settings, Clock.systemUTC());
+			OtherConsumers others = observation.isOtherConsumers() ? otherConsumers(properties, decider) : null;
+			return new ReadLocalityMonitor(detectedRack::getObject, () -> sources.orderedStream().toList(), others,
+					inspectors, settings, Clock.systemUTC());
 		}
 
 		@Bean
 		@Order(0)
 		ListenerConsumers followerFetchListenerConsumers(ListenerContainers containers, ListenerPolicies policies) {
 			return new ListenerConsumers(containers::all, policies);
+		}
+
+		private static OtherConsumers otherConsumers(FollowerFetchProperties properties,
+				ObjectProvider<ClientRackDecider> decider) {
+			Policy defaultPolicy = (properties.getPolicy().getDefault() != null) ? properties.getPolicy().getDefault()
+					: Policy.LOCALITY;
+			return new OtherConsumers(new ConsumerMetricsReader(), () -> {
+				ClientRackDecider rackDecider = decider.getIfAvailable();
+				return (rackDecider != null) ? rackDecider.configuredConsumers() : List.of();
+			}, () -> defaultPolicy);
 		}
 
 		private static Map<String, Object> adminConfig(ObjectProvider<KafkaAdmin> kafkaAdmin) {

@@ -16,6 +16,9 @@
 package dev.followerfetch.policy;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -42,6 +45,8 @@ import org.springframework.boot.context.properties.source.InvalidConfigurationPr
  */
 public final class ClientRackDecider {
 
+	private static final int MAX_CONFIGURED_CONSUMERS = 1000;
+
 	private final Policy defaultPolicy;
 
 	private final Map<ConsumerKind, Map<String, Policy>> configured;
@@ -49,6 +54,15 @@ public final class ClientRackDecider {
 	private final Duration replicaLease;
 
 	private final Supplier<DetectedRack> detectedRack;
+
+	private final Map<String, ConfiguredConsumer> configuredConsumers = new LinkedHashMap<>() {
+
+		@Override
+		protected boolean removeEldestEntry(Map.Entry<String, ConfiguredConsumer> eldest) {
+			return size() > MAX_CONFIGURED_CONSUMERS;
+		}
+
+	};
 
 	/**
 	 * Create a decider for the given properties.
@@ -142,9 +156,11 @@ public final class ClientRackDecider {
 	 * Configure one consumer's configuration map, as used for a binding or a consumer the
 	 * application builds itself: decide its policy from its own {@code client.rack} and the
 	 * properties, then add the {@code client.rack} and replica lease it needs, never
-	 * replacing a value the configuration already has.
+	 * replacing a value the configuration already has. A consumer of kind
+	 * {@link ConsumerKind#OTHER} is remembered, so the health reports it under its declared
+	 * policy: give it a {@code client.id} (or use its client id as name).
 	 * @param kind how the application consumes
-	 * @param name the consumer's name
+	 * @param name the consumer's name (for {@link ConsumerKind#OTHER}, best its client id)
 	 * @param config the consumer configuration, changed in place
 	 * @return the decision
 	 */
@@ -160,7 +176,31 @@ public final class ClientRackDecider {
 			}
 		}
 		replicaLease(effective, config).ifPresent((lease) -> config.put(ConsumerConfig.METADATA_MAX_AGE_CONFIG, lease));
+		if (kind == ConsumerKind.OTHER && name != null) {
+			Object clientId = config.get(ConsumerConfig.CLIENT_ID_CONFIG);
+			remember(new ConfiguredConsumer(decision, (clientId != null) ? clientId.toString() : null,
+					(effective != null) ? effective.toString() : null, config));
+		}
 		return decision;
+	}
+
+	private void remember(ConfiguredConsumer consumer) {
+		synchronized (this.configuredConsumers) {
+			this.configuredConsumers.remove(consumer.policy().name());
+			this.configuredConsumers.put(consumer.policy().name(), consumer);
+		}
+	}
+
+	/**
+	 * The consumers the application built itself and configured through
+	 * {@link #configure(ConsumerKind, String, Map)} with {@link ConsumerKind#OTHER}, the
+	 * last configuration of each name, at most the last 1000 names.
+	 * @return the configured consumers, oldest first
+	 */
+	public List<ConfiguredConsumer> configuredConsumers() {
+		synchronized (this.configuredConsumers) {
+			return new ArrayList<>(this.configuredConsumers.values());
+		}
 	}
 
 	/**
