@@ -16,16 +16,8 @@
 
 package dev.followerfetch.test;
 
-import java.io.File;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.lang.reflect.Field;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.channels.ServerSocketChannel;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -38,13 +30,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import java.util.stream.Stream;
 
-import kafka.server.BrokerServer;
-import kafka.server.InitialFetchState;
-import kafka.server.ReplicaFetcherManager;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -58,27 +47,10 @@ import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.errors.RetriableException;
-import org.apache.kafka.common.network.ListenerName;
 import org.apache.kafka.common.replica.RackAwareReplicaSelector;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.test.KafkaClusterTestKit;
-import org.apache.kafka.common.test.PreboundSocketFactoryManager;
-import org.apache.kafka.common.test.TestKitNodes;
-import org.apache.kafka.common.utils.Exit;
-import org.apache.kafka.common.utils.Utils;
-import org.apache.kafka.metadata.BrokerState;
-import org.apache.kafka.metadata.LeaderAndIsr;
-import org.apache.kafka.metadata.bootstrap.BootstrapMetadata;
-import org.apache.kafka.server.PartitionFetchState;
-import org.apache.kafka.server.ServerSocketFactory;
-import org.apache.kafka.server.common.Feature;
-import org.apache.kafka.server.common.MetadataVersion;
-import org.apache.kafka.server.network.BrokerEndPoint;
-import scala.Option;
-import scala.jdk.javaapi.CollectionConverters;
 
 import org.springframework.util.Assert;
-import org.springframework.util.ReflectionUtils;
 
 import static org.awaitility.Awaitility.await;
 
@@ -111,18 +83,16 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 
 	private final Duration timeout;
 
-	private final KafkaClusterTestKit testKit;
+	private final KafkaInternals kafka;
 
 	private final Admin admin;
 
-	private final Map<Integer, Map<TopicPartition, PartitionFetchState>> stalled = new HashMap<>();
-
 	private boolean closed;
 
-	private MultiZoneKafkaCluster(List<String> zones, Duration timeout, KafkaClusterTestKit testKit, Admin admin) {
+	private MultiZoneKafkaCluster(List<String> zones, Duration timeout, KafkaInternals kafka, Admin admin) {
 		this.zones = zones;
 		this.timeout = timeout;
-		this.testKit = testKit;
+		this.kafka = kafka;
 		this.admin = admin;
 	}
 
@@ -140,7 +110,7 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 	 * @return a comma-separated list of {@code host:port} pairs
 	 */
 	public String bootstrapServers() {
-		return this.testKit.bootstrapServers();
+		return this.kafka.bootstrapServers();
 	}
 
 	/**
@@ -272,18 +242,14 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 	 * @param brokerId a broker id of this cluster
 	 */
 	public void stopBroker(int brokerId) {
-		BrokerServer broker = broker(brokerId);
-		runBounded("stop broker " + brokerId, this.timeout, () -> {
-			broker.shutdown();
-			broker.awaitShutdown();
-		});
+		requireBroker(brokerId);
+		runBounded("stop broker " + brokerId, this.timeout, () -> this.kafka.shutDownBroker(brokerId));
 		await("broker " + brokerId + " gone from the cluster metadata").atMost(this.timeout)
 			.pollDelay(Duration.ZERO)
 			.pollInterval(Duration.ofMillis(50))
-			.until(() -> !liveBrokerIds().contains(brokerId) && runningBrokers().allMatch((running) -> running
-				.metadataCache()
-				.getAliveBrokerNode(brokerId, running.config().interBrokerListenerName())
-				.isEmpty()));
+			.until(() -> !liveBrokerIds().contains(brokerId) && this.kafka.runningBrokerIds()
+				.stream()
+				.noneMatch((running) -> this.kafka.seesAlive(running, brokerId)));
 	}
 
 	/**
@@ -293,12 +259,12 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 	 * @param brokerId a broker id of this cluster
 	 */
 	public void startBroker(int brokerId) {
-		BrokerServer broker = broker(brokerId);
-		runBounded("start broker " + brokerId, this.timeout, broker::startup);
+		requireBroker(brokerId);
+		runBounded("start broker " + brokerId, this.timeout, () -> this.kafka.startUpBroker(brokerId));
 		await("broker " + brokerId + " running").atMost(this.timeout)
 			.pollDelay(Duration.ZERO)
 			.pollInterval(Duration.ofMillis(50))
-			.until(() -> broker.brokerState() == BrokerState.RUNNING && liveBrokerIds().contains(brokerId));
+			.until(() -> this.kafka.runningBrokerIds().contains(brokerId) && liveBrokerIds().contains(brokerId));
 	}
 
 	/**
@@ -311,14 +277,8 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 	 * @return the partitions the broker stopped replicating
 	 */
 	public synchronized Set<TopicPartition> stallReplication(int brokerId) {
-		Assert.isTrue(!this.stalled.containsKey(brokerId), () -> "Replication of broker " + brokerId
-				+ " is already stalled");
-		ReplicaFetcherManager fetchers = broker(brokerId).replicaManager().replicaFetcherManager();
-		Set<TopicPartition> followed = followedPartitions(brokerId);
-		Map<TopicPartition, PartitionFetchState> removed = new HashMap<>(
-				CollectionConverters.asJava(fetchers.removeFetcherForPartitions(CollectionConverters.asScala(followed))));
-		this.stalled.put(brokerId, removed);
-		return Set.copyOf(removed.keySet());
+		requireBroker(brokerId);
+		return this.kafka.stallReplication(brokerId, followedPartitions(brokerId));
 	}
 
 	/**
@@ -328,28 +288,8 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 	 * @param brokerId a broker id of this cluster
 	 */
 	public synchronized void resumeReplication(int brokerId) {
-		Map<TopicPartition, PartitionFetchState> removed = this.stalled.remove(brokerId);
-		Assert.isTrue(removed != null, () -> "Replication of broker " + brokerId + " is not stalled");
-		BrokerServer broker = broker(brokerId);
-		ListenerName listener = broker.config().interBrokerListenerName();
-		Map<TopicPartition, InitialFetchState> restart = new HashMap<>();
-		removed.forEach((partition, state) -> {
-			LeaderAndIsr leaderAndIsr = broker.metadataCache()
-				.getLeaderAndIsr(partition.topic(), partition.partition())
-				.orElseThrow(() -> new IllegalStateException("Broker " + brokerId + " no longer knows " + partition));
-			if (leaderAndIsr.leader() == brokerId || leaderAndIsr.leaderEpoch() != state.currentLeaderEpoch()) {
-				return;
-			}
-			Node leader = broker.metadataCache()
-				.getAliveBrokerNode(leaderAndIsr.leader(), listener)
-				.orElseThrow(() -> new IllegalStateException(
-						"Leader " + leaderAndIsr.leader() + " of " + partition + " is not alive"));
-			restart.put(partition,
-					new InitialFetchState(Option.apply(state.topicId().orElse(null)),
-							new BrokerEndPoint(leader.id(), leader.host(), leader.port()), state.currentLeaderEpoch(),
-							state.fetchOffset()));
-		});
-		broker.replicaManager().replicaFetcherManager().addFetcherForPartitions(CollectionConverters.asScala(restart));
+		requireBroker(brokerId);
+		this.kafka.resumeReplication(brokerId);
 	}
 
 	private Set<TopicPartition> followedPartitions(int brokerId) {
@@ -391,7 +331,7 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 		}
 		this.closed = true;
 		this.admin.close(SHUTDOWN_TIMEOUT);
-		shutDown(this.testKit);
+		shutDown(this.kafka);
 	}
 
 	private Map<String, Object> producerConfigs() {
@@ -433,33 +373,22 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 						+ ", replicas " + replicas);
 			}
 		}
-		for (Map.Entry<Integer, BrokerServer> broker : this.testKit.brokers().entrySet()) {
-			if (broker.getValue().brokerState() != BrokerState.RUNNING) {
-				continue;
-			}
+		for (int broker : this.kafka.runningBrokerIds()) {
 			for (Map.Entry<Integer, List<Integer>> partition : assignment.entrySet()) {
-				LeaderAndIsr state = broker.getValue()
-					.metadataCache()
-					.getLeaderAndIsr(name, partition.getKey())
+				KafkaInternals.PartitionState state = this.kafka.partitionState(broker, name, partition.getKey())
 					.orElseThrow(() -> new AssertionError(
-							"Broker " + broker.getKey() + " does not know partition " + partition.getKey()));
-				if (state.leader() < 0 || state.isr().size() != partition.getValue().size()) {
-					throw new AssertionError("Broker " + broker.getKey() + " sees partition " + partition.getKey()
-							+ " with leader " + state.leader() + ", ISR " + state.isr());
+							"Broker " + broker + " does not know partition " + partition.getKey()));
+				if (state.leader() < 0 || state.isrSize() != partition.getValue().size()) {
+					throw new AssertionError("Broker " + broker + " sees partition " + partition.getKey()
+							+ " with leader " + state.leader() + ", " + state.isrSize() + " replicas in sync");
 				}
 			}
 		}
 	}
 
-	private Stream<BrokerServer> runningBrokers() {
-		return this.testKit.brokers().values().stream().filter((broker) -> broker.brokerState() == BrokerState.RUNNING);
-	}
-
-	private BrokerServer broker(int brokerId) {
-		BrokerServer broker = this.testKit.brokers().get(brokerId);
-		Assert.isTrue(broker != null,
-				() -> "No broker " + brokerId + "; broker ids are " + this.testKit.brokers().keySet());
-		return broker;
+	private void requireBroker(int brokerId) {
+		Set<Integer> brokerIds = this.kafka.brokerIds();
+		Assert.isTrue(brokerIds.contains(brokerId), () -> "No broker " + brokerId + "; broker ids are " + brokerIds);
 	}
 
 	private Set<Integer> liveBrokerIds() throws Exception {
@@ -497,28 +426,23 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 	}
 
 	private static MultiZoneKafkaCluster start(Builder builder) {
-		keepBrokersFromEndingTheJvm();
+		KafkaInternals.keepBrokersFromEndingTheJvm();
 		List<String> zones = List.copyOf(builder.zones);
-		KafkaClusterTestKit testKit = null;
+		KafkaInternals kafka = null;
 		Admin admin = null;
 		try {
-			testKit = buildTestKit(builder, zones);
-			KafkaClusterTestKit starting = testKit;
-			runBounded("start the Kafka cluster", builder.timeout, () -> {
-				starting.format();
-				starting.startup();
-				starting.waitForReadyBrokers();
-			});
-			admin = Admin.create(adminConfigs(testKit.bootstrapServers(), builder.timeout));
-			return new MultiZoneKafkaCluster(zones, builder.timeout, testKit, admin);
+			kafka = KafkaInternals.build(zones, builder.replicaSelector, builder.brokerProperties, builder.timeout);
+			runBounded("start the Kafka cluster", builder.timeout, kafka::start);
+			admin = Admin.create(adminConfigs(kafka.bootstrapServers(), builder.timeout));
+			return new MultiZoneKafkaCluster(zones, builder.timeout, kafka, admin);
 		}
 		catch (RuntimeException | Error ex) {
 			if (admin != null) {
 				admin.close(SHUTDOWN_TIMEOUT);
 			}
-			if (testKit != null) {
+			if (kafka != null) {
 				try {
-					shutDown(testKit);
+					shutDown(kafka);
 				}
 				catch (RuntimeException closeFailure) {
 					ex.addSuppressed(closeFailure);
@@ -529,72 +453,16 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 	}
 
 	/**
-	 * A broker that loses its log directories halts the JVM, which would end the whole test
-	 * run without a report. Make such exits throw in the broker thread instead.
+	 * Have the JVM shutdown hooks that Kafka's brokers and test kit add (they delete the
+	 * brokers' data) registered by the given registrar instead, for example
+	 * {@code SpringApplication.getShutdownHandlers()::add}, so that they run after an
+	 * application has stopped its clients. Applies to every cluster started afterwards in
+	 * this JVM.
+	 * @param registrar takes each hook in place of the JVM
 	 */
-	private static void keepBrokersFromEndingTheJvm() {
-		Exit.setExitProcedure((status, message) -> {
-			throw new IllegalStateException("Kafka tried to exit the JVM with status " + status + ": " + message);
-		});
-		Exit.setHaltProcedure((status, message) -> {
-			throw new IllegalStateException("Kafka tried to halt the JVM with status " + status + ": " + message);
-		});
-	}
-
-	private static KafkaClusterTestKit buildTestKit(Builder builder, List<String> zones) {
-		Map<String, Short> features = Feature.PRODUCTION_FEATURES.stream()
-			.collect(Collectors.toMap(Feature::featureName,
-					(feature) -> feature.defaultLevel(MetadataVersion.latestProduction()), (a, b) -> a, TreeMap::new));
-		String maxStartupTime = String.valueOf(builder.timeout.toMillis());
-		Map<Integer, Map<String, String>> perBroker = new TreeMap<>();
-		for (int id = 0; id < zones.size(); id++) {
-			perBroker.put(id, Map.of("broker.rack", zones.get(id), "server.max.startup.time.ms", maxStartupTime));
-		}
-		TestKitNodes nodes = new TestKitNodes.Builder(
-				BootstrapMetadata.fromVersions(MetadataVersion.latestProduction(), features, "follower-fetch"))
-			.setCombined(true)
-			.setNumControllerNodes(1)
-			.setNumBrokerNodes(zones.size())
-			.setPerServerProperties(perBroker)
-			.build();
-		KafkaClusterTestKit.Builder testKit = new KafkaClusterTestKit.Builder(nodes);
-		testKit.setConfigProp("unstable.api.versions.enable", "false");
-		testKit.setConfigProp("unstable.feature.versions.enable", "false");
-		testKit.setConfigProp("auto.create.topics.enable", "false");
-		int internalReplicas = Math.min(3, zones.size());
-		testKit.setConfigProp("offsets.topic.replication.factor", String.valueOf(internalReplicas));
-		testKit.setConfigProp("offsets.topic.num.partitions", "1");
-		testKit.setConfigProp("transaction.state.log.replication.factor", String.valueOf(internalReplicas));
-		testKit.setConfigProp("transaction.state.log.min.isr", String.valueOf(Math.min(2, internalReplicas)));
-		testKit.setConfigProp("group.initial.rebalance.delay.ms", "0");
-		if (builder.replicaSelector) {
-			testKit.setConfigProp("replica.selector.class", RackAwareReplicaSelector.class.getName());
-		}
-		builder.brokerProperties.forEach(testKit::setConfigProp);
-		bindListenersToLoopback(testKit);
-		try {
-			return testKit.build();
-		}
-		catch (Exception ex) {
-			Utils.closeQuietly(() -> Utils.delete(new File(nodes.baseDirectory())), "cluster directory");
-			throw new IllegalStateException("Failed to build the Kafka cluster", ex);
-		}
-	}
-
-	/**
-	 * The test kit binds every listener port before it builds the servers, on the wildcard
-	 * address. Swapping in a manager that binds to loopback keeps the cluster off the
-	 * network.
-	 */
-	private static void bindListenersToLoopback(KafkaClusterTestKit.Builder testKit) {
-		Field field = ReflectionUtils.findField(KafkaClusterTestKit.Builder.class, "socketFactoryManager",
-				PreboundSocketFactoryManager.class);
-		if (field == null) {
-			throw new IllegalStateException("KafkaClusterTestKit.Builder has no socketFactoryManager field any more: "
-					+ "cannot keep its listeners on loopback; update MultiZoneKafkaCluster");
-		}
-		ReflectionUtils.makeAccessible(field);
-		ReflectionUtils.setField(field, testKit, new LoopbackSocketFactoryManager());
+	public static void registerKafkaShutdownHooksWith(Consumer<Runnable> registrar) {
+		Assert.notNull(registrar, "'registrar' must not be null");
+		KafkaInternals.registerShutdownHooksWith(registrar);
 	}
 
 	private static Map<String, Object> adminConfigs(String bootstrapServers, Duration timeout) {
@@ -604,14 +472,8 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 				AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, Math.min(timeoutMs, 10_000));
 	}
 
-	private static void shutDown(KafkaClusterTestKit testKit) {
-		File directory = new File(testKit.nodes().baseDirectory());
-		try {
-			runBounded("stop the Kafka cluster", SHUTDOWN_TIMEOUT, testKit::close);
-		}
-		finally {
-			Utils.closeQuietly(() -> Utils.delete(directory), "cluster directory");
-		}
+	private static void shutDown(KafkaInternals kafka) {
+		runBounded("stop the Kafka cluster", SHUTDOWN_TIMEOUT, kafka::close);
 	}
 
 	/**
@@ -656,80 +518,6 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 	private interface ThrowingRunnable {
 
 		void run() throws Exception;
-
-	}
-
-	/**
-	 * Pre-binds listener ports on the loopback address instead of the wildcard address.
-	 */
-	private static final class LoopbackSocketFactoryManager extends PreboundSocketFactoryManager {
-
-		private final Map<String, ServerSocketChannel> sockets = new HashMap<>();
-
-		private final Map<String, Integer> ports = new HashMap<>();
-
-		private final Set<String> used = new HashSet<>();
-
-		private boolean closed;
-
-		@Override
-		public synchronized int getOrCreatePortForListener(int nodeId, String listener) throws IOException {
-			ServerSocketChannel socket = this.sockets.get(key(nodeId, listener));
-			if (socket == null) {
-				Assert.state(!this.closed, "Cannot open new socket: manager is closed");
-				socket = ServerSocketFactory.INSTANCE.openServerSocket(listener,
-						new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), -1, -1);
-				this.sockets.put(key(nodeId, listener), socket);
-				this.ports.put(key(nodeId, listener), ((InetSocketAddress) socket.getLocalAddress()).getPort());
-			}
-			return this.ports.get(key(nodeId, listener));
-		}
-
-		@Override
-		public synchronized ServerSocketChannel getSocketForListenerAndMarkAsUsed(int nodeId, String listener) {
-			String key = key(nodeId, listener);
-			ServerSocketChannel socket = this.sockets.get(key);
-			if (socket != null && !socket.isOpen()) {
-				socket = rebind(listener, this.ports.get(key));
-				this.sockets.put(key, socket);
-			}
-			if (socket != null) {
-				this.used.add(key);
-			}
-			return socket;
-		}
-
-		/**
-		 * A restarted server closed its socket when it stopped; it listens on the same
-		 * loopback port again so that clients find it where they left it. Left to the test
-		 * kit, the new socket would be bound to the listener's configured host, which may
-		 * be the wildcard address.
-		 */
-		private static ServerSocketChannel rebind(String listener, int port) {
-			try {
-				return ServerSocketFactory.INSTANCE.openServerSocket(listener,
-						new InetSocketAddress(InetAddress.getLoopbackAddress(), port), -1, -1);
-			}
-			catch (IOException ex) {
-				throw new UncheckedIOException("Cannot listen on loopback port " + port + " again", ex);
-			}
-		}
-
-		@Override
-		public synchronized void close() {
-			if (!this.closed) {
-				this.closed = true;
-				this.sockets.forEach((key, socket) -> {
-					if (!this.used.contains(key)) {
-						Utils.closeQuietly(socket, "unused listener socket " + key);
-					}
-				});
-			}
-		}
-
-		private static String key(int nodeId, String listener) {
-			return nodeId + "/" + listener;
-		}
 
 	}
 
