@@ -18,6 +18,7 @@ package dev.followerfetch.test;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Field;
 import java.lang.reflect.Proxy;
@@ -31,6 +32,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
@@ -49,7 +51,6 @@ import org.apache.kafka.common.replica.RackAwareReplicaSelector;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.PreboundSocketFactoryManager;
 import org.apache.kafka.common.test.TestKitNodes;
-import org.apache.kafka.common.utils.AppInfoParser;
 import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.metadata.BrokerState;
 import org.apache.kafka.metadata.LeaderAndIsr;
@@ -381,8 +382,21 @@ final class KafkaInternals implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * The version of kafka-clients, read as its {@code AppInfoParser} reads it (a class
+	 * that Kafka 4.4 moved to an internals package).
+	 */
 	static String kafkaVersion() {
-		return AppInfoParser.getVersion();
+		try (InputStream in = KafkaInternals.class.getResourceAsStream("/kafka/kafka-version.properties")) {
+			Properties version = new Properties();
+			if (in != null) {
+				version.load(in);
+			}
+			return version.getProperty("version", "unknown");
+		}
+		catch (IOException ex) {
+			return "unknown";
+		}
 	}
 
 	private static String unsupported(String action, String cause) {

@@ -16,7 +16,6 @@
 
 package dev.followerfetch.test;
 
-import org.apache.kafka.common.utils.AppInfoParser;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -59,8 +58,7 @@ class KafkaInternalsTests {
 
 	@Test
 	void kafkaVersionIsTheClientsVersion() {
-		assertThat(KafkaInternals.kafkaVersion()).isEqualTo(AppInfoParser.getVersion())
-			.isNotEqualTo("unknown");
+		assertThat(KafkaInternals.kafkaVersion()).matches("4\\.\\d+\\.\\d+.*");
 	}
 
 }
