@@ -147,13 +147,12 @@ class ZoneFailureEndToEndTests {
 			List<String> reads = new ArrayList<>();
 			Map<String, Integer> lastReads = Map.of();
 			long readsSampledUntil = faultAt + FAULT.toNanos();
-			while (System.nanoTime() < readsSampledUntil) {
+			do {
+				sleep(Duration.ofMillis(Math.min(2000, Math.max(1, millis(System.nanoTime(), readsSampledUntil)))));
 				lastReads = readReplicas(context);
 				reads.add(millis(faultAt, System.nanoTime()) + " ms " + lastReads);
-				sleep(Duration.ofMillis(Math.min(2000, Math.max(0, millis(System.nanoTime(), readsSampledUntil)))));
 			}
-			lastReads = readReplicas(context);
-			reads.add(millis(faultAt, System.nanoTime()) + " ms " + lastReads);
+			while (System.nanoTime() < readsSampledUntil);
 			Map<String, Long> receivedBeforeHeal = Map.of("analytics", (long) listeners.keys("analytics").size(),
 					"payments", (long) listeners.keys("payments").size());
 			long healAt = System.nanoTime();
