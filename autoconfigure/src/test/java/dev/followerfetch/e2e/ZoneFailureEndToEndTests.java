@@ -23,6 +23,7 @@ import java.util.UUID;
 import java.util.function.Function;
 
 import dev.followerfetch.test.ConsumerReadStats;
+import dev.followerfetch.test.LinkFailure;
 import dev.followerfetch.test.MultiZoneKafkaCluster;
 import dev.followerfetch.test.MultiZoneKafkaExtension;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -90,6 +91,16 @@ class ZoneFailureEndToEndTests {
 		assertThat(figures.states()).as("health states").containsSubsequence("ACTIVE", "PARTIAL");
 		assertThat(figures.consumerRecoveredAfter("analytics")).as("analytics back to normal delays before the heal")
 			.isBetween(0L, figures.healedAfter());
+	}
+
+	@Test
+	void whenTheInZoneBrokerProcessDiesOnALiveHostReadsMoveToTheLeadersAndNothingIsLost() {
+		Figures figures = run("refused", (cluster) -> cluster.kill(ZONE, LinkFailure.REFUSE));
+		figures.assertNothingLost();
+		assertThat(figures.lastReadsBeforeHeal().values()).as("analytics reads every partition from its leader")
+			.containsOnly(ConsumerReadStats.LEADER);
+		assertThat(figures.consumerRecoveredAfter("analytics")).as("analytics back to normal delays before the heal")
+			.isLessThan(figures.healedAfter());
 	}
 
 	@Test
