@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.Function;
 
@@ -204,13 +205,13 @@ class ZoneFailureEndToEndTests {
 	}
 
 	private static Map<Integer, Long> since(Map<Integer, Long> now, Map<Integer, Long> before) {
-		Map<Integer, Long> delta = new java.util.TreeMap<>();
+		Map<Integer, Long> delta = new TreeMap<>();
 		now.forEach((broker, bytes) -> delta.put(broker, bytes - before.getOrDefault(broker, 0L)));
 		return delta;
 	}
 
 	private static Map<String, Integer> readReplicas(ConfigurableApplicationContext context) {
-		Map<String, Integer> replicas = new java.util.TreeMap<>();
+		Map<String, Integer> replicas = new TreeMap<>();
 		try {
 			Listeners.readStats(context, "analytics")
 				.preferredReadReplicas()

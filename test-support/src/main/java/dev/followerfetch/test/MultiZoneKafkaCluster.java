@@ -22,6 +22,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
@@ -348,7 +349,7 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 		requireBroker(brokerId);
 		Map<Integer, List<Integer>> partitions = new TreeMap<>();
 		for (int partition = 0;; partition++) {
-			var state = this.kafka.partitionState(brokerId, topic, partition);
+			Optional<KafkaInternals.PartitionState> state = this.kafka.partitionState(brokerId, topic, partition);
 			if (state.isEmpty()) {
 				return partitions;
 			}
