@@ -90,6 +90,8 @@ class ZoneFailureEndToEndTests {
 		assertThat(figures.lastReadsBeforeHeal().values()).as("analytics reads every partition from its leader")
 			.containsOnly(ConsumerReadStats.LEADER);
 		assertThat(figures.states()).as("health states").containsSubsequence("ACTIVE", "PARTIAL");
+		assertThat(figures.bytesFromOtherZones()).as("bytes read across zones during the fault")
+			.isGreaterThan(10 * figures.bytesFromZone());
 		assertThat(figures.consumerRecoveredAfter("analytics")).as("analytics back to normal delays before the heal")
 			.isBetween(0L, figures.healedAfter());
 	}
@@ -126,6 +128,9 @@ class ZoneFailureEndToEndTests {
 			.containsEntry(TOPIC_PREFIX + "unreachable-2", cluster().brokerId(ZONE));
 		assertThat(figures.consumerRecoveredAfter("analytics")).as("analytics waits until the heal")
 			.isGreaterThanOrEqualTo(figures.healedAfter());
+		assertThat(figures.bytesFromOtherZones()).as("the leaders send analytics no records, only empty answers")
+			.isLessThan(4096);
+		assertThat(figures.bytesFromZone()).as("nothing gets through from the in-zone broker").isZero();
 	}
 
 	@Test
@@ -167,6 +172,8 @@ class ZoneFailureEndToEndTests {
 			while (System.nanoTime() < readsSampledUntil);
 			Map<String, Long> receivedBeforeHeal = Map.of("analytics", (long) listeners.keys("analytics").size(),
 					"payments", (long) listeners.keys("payments").size());
+			Map<Integer, Long> bytesDuringFault = since(Listeners.readStats(context, "analytics").bytesByBroker(),
+					bytesBefore);
 			long healAt = System.nanoTime();
 			cluster.heal();
 			cluster.awaitInSync(topic);
@@ -174,14 +181,15 @@ class ZoneFailureEndToEndTests {
 			Map<String, Long> produced = producer.stopAndAwaitReceived(listeners, TIMEOUT, "analytics", "payments");
 			long doneAt = System.nanoTime();
 			Figures figures = new Figures(scenario, produced, producer.acknowledgedAt(), listeners, faultAt, healAt,
-					lastReads, health.states());
+					lastReads, health.states(), bytesDuringFault);
 			System.out.printf("%n[zone-failure] %s: %d paths cut %s; fault held %d ms, in every ISR %d ms after the "
 					+ "heal; consumer request.timeout.ms %d, replica lease %d ms, replica.lag.time.max.ms %d%n",
 					scenario, cut.size(), cut, millis(faultAt, healAt), millis(healAt, inSyncAt),
 					CONSUMER_REQUEST_TIMEOUT.toMillis(), REPLICA_LEASE.toMillis(), REPLICA_LAG_TIME_MAX.toMillis());
 			System.out.printf("[zone-failure] %s: health (ms from the fault) %s%n", scenario, health.timeline());
 			System.out.printf("[zone-failure] %s: analytics read replicas (ms from the fault) %s%n", scenario, reads);
-			System.out.printf("[zone-failure] %s: analytics bytes by broker during the test %s%n", scenario,
+			System.out.printf("[zone-failure] %s: analytics bytes by broker during the fault %s, during the test %s%n",
+					scenario, bytesDuringFault,
 					since(Listeners.readStats(context, "analytics").bytesByBroker(), bytesBefore));
 			System.out.printf("[zone-failure] %s: received before the heal %s; all received %d ms after the heal%n",
 					scenario, receivedBeforeHeal, millis(healAt, doneAt));
@@ -243,7 +251,19 @@ class ZoneFailureEndToEndTests {
 	 */
 	record Figures(String scenario, Map<String, Long> produced, Map<String, Long> acknowledgedAt,
 			Listeners listeners, long faultAt, long healAt, Map<String, Integer> lastReadsBeforeHeal,
-			List<String> states) {
+			List<String> states, Map<Integer, Long> bytesDuringFault) {
+
+		long bytesFromOtherZones() {
+			return this.bytesDuringFault.entrySet()
+				.stream()
+				.filter((broker) -> broker.getKey() != kafka.cluster().brokerId(ZONE))
+				.mapToLong(Map.Entry::getValue)
+				.sum();
+		}
+
+		long bytesFromZone() {
+			return this.bytesDuringFault.getOrDefault(kafka.cluster().brokerId(ZONE), 0L);
+		}
 
 		private static final Duration NORMAL_DELAY = Duration.ofSeconds(2);
 
