@@ -21,7 +21,6 @@ import java.net.URI;
 import java.util.List;
 
 import dev.followerfetch.test.MultiZoneKafkaCluster;
-import org.apache.kafka.common.utils.Exit;
 
 import org.springframework.boot.SpringApplication;
 
@@ -84,7 +83,7 @@ final class LocalCloud implements AutoCloseable {
 	 * has closed.
 	 */
 	private static void deferKafkaShutdownHooks() {
-		Exit.setShutdownHookAdder((name, hook) -> SpringApplication.getShutdownHandlers().add(hook));
+		MultiZoneKafkaCluster.registerKafkaShutdownHooksWith(SpringApplication.getShutdownHandlers()::add);
 	}
 
 	/**

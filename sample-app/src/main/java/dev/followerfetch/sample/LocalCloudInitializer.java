@@ -31,7 +31,10 @@ import org.springframework.core.env.MapPropertySource;
  * Starts a {@link LocalCloud} when no Kafka cluster is configured, and points the
  * application at it before any bean exists: {@code spring.kafka.bootstrap-servers} at its
  * brokers, and rack detection at its EC2 instance metadata as the only source. With
- * {@code spring.kafka.bootstrap-servers} set, it does nothing.
+ * {@code spring.kafka.bootstrap-servers} set, it does nothing; nor does it while Spring AOT
+ * processes the application at build time, which runs the initializers but needs no
+ * cluster (an AOT-processed application run with {@code -Dspring.aot.enabled=true} starts
+ * it as usual).
  * <p>
  * The cloud is registered for destruction before any bean, so it is stopped after every
  * bean that uses it, also when the application fails to start.
@@ -42,10 +45,15 @@ class LocalCloudInitializer implements ApplicationContextInitializer<Configurabl
 
 	private static final String BOOTSTRAP_SERVERS = "spring.kafka.bootstrap-servers";
 
+	private static final String AOT_PROCESSING = "spring.aot.processing";
+
 	private static final Log logger = LogFactory.getLog(LocalCloudInitializer.class);
 
 	@Override
 	public void initialize(ConfigurableApplicationContext context) {
+		if (Boolean.getBoolean(AOT_PROCESSING)) {
+			return;
+		}
 		ConfigurableEnvironment environment = context.getEnvironment();
 		if (environment.containsProperty(BOOTSTRAP_SERVERS)) {
 			logger.info("Using the Kafka cluster at " + environment.getProperty(BOOTSTRAP_SERVERS));

@@ -16,20 +16,13 @@
 
 package dev.followerfetch.test;
 
-import java.io.File;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.lang.reflect.Field;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.channels.ServerSocketChannel;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
@@ -38,13 +31,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import java.util.stream.Stream;
 
-import kafka.server.BrokerServer;
-import kafka.server.InitialFetchState;
-import kafka.server.ReplicaFetcherManager;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -58,27 +48,10 @@ import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.errors.RetriableException;
-import org.apache.kafka.common.network.ListenerName;
 import org.apache.kafka.common.replica.RackAwareReplicaSelector;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.test.KafkaClusterTestKit;
-import org.apache.kafka.common.test.PreboundSocketFactoryManager;
-import org.apache.kafka.common.test.TestKitNodes;
-import org.apache.kafka.common.utils.Exit;
-import org.apache.kafka.common.utils.Utils;
-import org.apache.kafka.metadata.BrokerState;
-import org.apache.kafka.metadata.LeaderAndIsr;
-import org.apache.kafka.metadata.bootstrap.BootstrapMetadata;
-import org.apache.kafka.server.PartitionFetchState;
-import org.apache.kafka.server.ServerSocketFactory;
-import org.apache.kafka.server.common.Feature;
-import org.apache.kafka.server.common.MetadataVersion;
-import org.apache.kafka.server.network.BrokerEndPoint;
-import scala.Option;
-import scala.jdk.javaapi.CollectionConverters;
 
 import org.springframework.util.Assert;
-import org.springframework.util.ReflectionUtils;
 
 import static org.awaitility.Awaitility.await;
 
@@ -111,19 +84,21 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 
 	private final Duration timeout;
 
-	private final KafkaClusterTestKit testKit;
+	private final KafkaInternals kafka;
 
 	private final Admin admin;
 
-	private final Map<Integer, Map<TopicPartition, PartitionFetchState>> stalled = new HashMap<>();
+	private final ZoneNetwork network;
 
 	private boolean closed;
 
-	private MultiZoneKafkaCluster(List<String> zones, Duration timeout, KafkaClusterTestKit testKit, Admin admin) {
+	private MultiZoneKafkaCluster(List<String> zones, Duration timeout, KafkaInternals kafka, Admin admin,
+			ZoneNetwork network) {
 		this.zones = zones;
 		this.timeout = timeout;
-		this.testKit = testKit;
+		this.kafka = kafka;
 		this.admin = admin;
+		this.network = network;
 	}
 
 	/**
@@ -140,7 +115,133 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 	 * @return a comma-separated list of {@code host:port} pairs
 	 */
 	public String bootstrapServers() {
-		return this.testKit.bootstrapServers();
+		return this.kafka.bootstrapServers();
+	}
+
+	/**
+	 * Return the {@code bootstrap.servers} value for a client in the given zone: its
+	 * connections, and those the brokers' metadata sends it to, take that zone's paths of
+	 * the {@linkplain Builder#zoneNetwork() zone network}, so that faults of the network
+	 * reach it.
+	 * @param zone a zone of this cluster
+	 * @return a comma-separated list of loopback {@code host:port} pairs
+	 */
+	public String bootstrapServers(String zone) {
+		return network().bootstrapServers(zone);
+	}
+
+	/**
+	 * Cut a zone from the rest of the region: no path between it and another zone carries
+	 * a byte any more, both ways, for clients and brokers alike (the controller runs with
+	 * broker 0, in the first zone). Clients in the zone still reach its broker.
+	 * {@link #heal()} undoes it.
+	 * @param zone a zone of this cluster
+	 * @return the paths cut
+	 */
+	public List<String> partition(String zone) {
+		return partition(zone, LinkFailure.BLACK_HOLE);
+	}
+
+	/**
+	 * Cut a zone from the rest of the region, as {@link #partition(String)} does.
+	 * @param zone a zone of this cluster
+	 * @param failure how the cut paths fail
+	 * @return the paths cut
+	 */
+	public List<String> partition(String zone, LinkFailure failure) {
+		return network().partition(zone, failure.state());
+	}
+
+	/**
+	 * Cut the broker of a zone from the other brokers and from the controller, both ways,
+	 * while clients of every zone still reach it: it falls out of every ISR and loses its
+	 * leaderships, without learning either. {@link #heal()} undoes it.
+	 * @param zone a zone of this cluster
+	 * @return the paths cut
+	 */
+	public List<String> isolateBroker(String zone) {
+		return isolateBroker(zone, LinkFailure.BLACK_HOLE);
+	}
+
+	/**
+	 * Cut the broker of a zone from the other brokers and from the controller, as
+	 * {@link #isolateBroker(String)} does.
+	 * @param zone a zone of this cluster
+	 * @param failure how the cut paths fail
+	 * @return the paths cut
+	 */
+	public List<String> isolateBroker(String zone, LinkFailure failure) {
+		return network().isolateBroker(zone, failure.state());
+	}
+
+	/**
+	 * Cut the clients of one zone from the broker of a zone (the same one or another),
+	 * while that broker keeps replicating. {@link #heal()} undoes it.
+	 * @param clientZone the zone of the clients
+	 * @param brokerZone the zone of the broker
+	 * @return the paths cut
+	 */
+	public List<String> cutClients(String clientZone, String brokerZone) {
+		return cutClients(clientZone, brokerZone, LinkFailure.BLACK_HOLE);
+	}
+
+	/**
+	 * Cut the clients of one zone from the broker of a zone, as
+	 * {@link #cutClients(String, String)} does.
+	 * @param clientZone the zone of the clients
+	 * @param brokerZone the zone of the broker
+	 * @param failure how the cut paths fail
+	 * @return the paths cut
+	 */
+	public List<String> cutClients(String clientZone, String brokerZone, LinkFailure failure) {
+		return network().cutClients(clientZone, brokerZone, failure.state());
+	}
+
+	/**
+	 * Take the broker of a zone off the network at once, as a host that lost power: every
+	 * path to it and from it is black-holed, its own zone's clients included, with no
+	 * controlled shutdown and no socket closed. The process keeps running behind the cut,
+	 * so {@link #heal()} brings it back with its data, as a restarted host would.
+	 * @param zone a zone of this cluster
+	 * @return the paths cut
+	 */
+	public List<String> kill(String zone) {
+		return kill(zone, LinkFailure.BLACK_HOLE);
+	}
+
+	/**
+	 * Take the broker of a zone off the network, as {@link #kill(String)} does;
+	 * {@link LinkFailure#REFUSE} makes it look like a process that died on a live host.
+	 * @param zone a zone of this cluster
+	 * @param failure how the cut paths fail
+	 * @return the paths cut
+	 */
+	public List<String> kill(String zone, LinkFailure failure) {
+		return network().kill(zone, failure.state());
+	}
+
+	/**
+	 * Open every path of the zone network again. Connections held by a black hole carry
+	 * on where they stopped.
+	 */
+	public void heal() {
+		network().heal();
+	}
+
+	/**
+	 * Return the paths of the zone network that are cut, and how.
+	 * @return the state of each cut path, by name
+	 */
+	public Map<String, String> cutPaths() {
+		Map<String, String> cut = new LinkedHashMap<>();
+		network().cut().forEach((name, state) -> cut.put(name, state.name()));
+		return cut;
+	}
+
+	private ZoneNetwork network() {
+		Assert.state(this.network != null,
+				"This cluster has no zone network: start it with MultiZoneKafkaCluster.builder().zoneNetwork()");
+		return this.network;
 	}
 
 	/**
@@ -237,6 +338,29 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 	}
 
 	/**
+	 * Return the leader and ISR of each partition of a topic as one broker's metadata
+	 * cache has them. A broker cut from the controller keeps what it knew: ask a broker
+	 * on the controller's side of a fault for the cluster's view.
+	 * @param brokerId the broker to ask
+	 * @param topic the topic
+	 * @return the ISR of each partition known to that broker, leader first
+	 */
+	public Map<Integer, List<Integer>> leaderAndIsrSeenBy(int brokerId, String topic) {
+		requireBroker(brokerId);
+		Map<Integer, List<Integer>> partitions = new TreeMap<>();
+		for (int partition = 0;; partition++) {
+			Optional<KafkaInternals.PartitionState> state = this.kafka.partitionState(brokerId, topic, partition);
+			if (state.isEmpty()) {
+				return partitions;
+			}
+			List<Integer> leaderFirst = new ArrayList<>();
+			leaderFirst.add(state.get().leader());
+			state.get().isr().stream().filter((id) -> id != state.get().leader()).forEach(leaderFirst::add);
+			partitions.put(partition, List.copyOf(leaderFirst));
+		}
+	}
+
+	/**
 	 * Send records with {@code acks=all}, spread round-robin over all partitions of the
 	 * topic, and return once every record is acknowledged.
 	 * @param topic the topic
@@ -272,18 +396,14 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 	 * @param brokerId a broker id of this cluster
 	 */
 	public void stopBroker(int brokerId) {
-		BrokerServer broker = broker(brokerId);
-		runBounded("stop broker " + brokerId, this.timeout, () -> {
-			broker.shutdown();
-			broker.awaitShutdown();
-		});
+		requireBroker(brokerId);
+		runBounded("stop broker " + brokerId, this.timeout, () -> this.kafka.shutDownBroker(brokerId));
 		await("broker " + brokerId + " gone from the cluster metadata").atMost(this.timeout)
 			.pollDelay(Duration.ZERO)
 			.pollInterval(Duration.ofMillis(50))
-			.until(() -> !liveBrokerIds().contains(brokerId) && runningBrokers().allMatch((running) -> running
-				.metadataCache()
-				.getAliveBrokerNode(brokerId, running.config().interBrokerListenerName())
-				.isEmpty()));
+			.until(() -> !liveBrokerIds().contains(brokerId) && this.kafka.runningBrokerIds()
+				.stream()
+				.noneMatch((running) -> this.kafka.seesAlive(running, brokerId)));
 	}
 
 	/**
@@ -293,12 +413,12 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 	 * @param brokerId a broker id of this cluster
 	 */
 	public void startBroker(int brokerId) {
-		BrokerServer broker = broker(brokerId);
-		runBounded("start broker " + brokerId, this.timeout, broker::startup);
+		requireBroker(brokerId);
+		runBounded("start broker " + brokerId, this.timeout, () -> this.kafka.startUpBroker(brokerId));
 		await("broker " + brokerId + " running").atMost(this.timeout)
 			.pollDelay(Duration.ZERO)
 			.pollInterval(Duration.ofMillis(50))
-			.until(() -> broker.brokerState() == BrokerState.RUNNING && liveBrokerIds().contains(brokerId));
+			.until(() -> this.kafka.runningBrokerIds().contains(brokerId) && liveBrokerIds().contains(brokerId));
 	}
 
 	/**
@@ -311,14 +431,8 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 	 * @return the partitions the broker stopped replicating
 	 */
 	public synchronized Set<TopicPartition> stallReplication(int brokerId) {
-		Assert.isTrue(!this.stalled.containsKey(brokerId), () -> "Replication of broker " + brokerId
-				+ " is already stalled");
-		ReplicaFetcherManager fetchers = broker(brokerId).replicaManager().replicaFetcherManager();
-		Set<TopicPartition> followed = followedPartitions(brokerId);
-		Map<TopicPartition, PartitionFetchState> removed = new HashMap<>(
-				CollectionConverters.asJava(fetchers.removeFetcherForPartitions(CollectionConverters.asScala(followed))));
-		this.stalled.put(brokerId, removed);
-		return Set.copyOf(removed.keySet());
+		requireBroker(brokerId);
+		return this.kafka.stallReplication(brokerId, followedPartitions(brokerId));
 	}
 
 	/**
@@ -328,28 +442,8 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 	 * @param brokerId a broker id of this cluster
 	 */
 	public synchronized void resumeReplication(int brokerId) {
-		Map<TopicPartition, PartitionFetchState> removed = this.stalled.remove(brokerId);
-		Assert.isTrue(removed != null, () -> "Replication of broker " + brokerId + " is not stalled");
-		BrokerServer broker = broker(brokerId);
-		ListenerName listener = broker.config().interBrokerListenerName();
-		Map<TopicPartition, InitialFetchState> restart = new HashMap<>();
-		removed.forEach((partition, state) -> {
-			LeaderAndIsr leaderAndIsr = broker.metadataCache()
-				.getLeaderAndIsr(partition.topic(), partition.partition())
-				.orElseThrow(() -> new IllegalStateException("Broker " + brokerId + " no longer knows " + partition));
-			if (leaderAndIsr.leader() == brokerId || leaderAndIsr.leaderEpoch() != state.currentLeaderEpoch()) {
-				return;
-			}
-			Node leader = broker.metadataCache()
-				.getAliveBrokerNode(leaderAndIsr.leader(), listener)
-				.orElseThrow(() -> new IllegalStateException(
-						"Leader " + leaderAndIsr.leader() + " of " + partition + " is not alive"));
-			restart.put(partition,
-					new InitialFetchState(Option.apply(state.topicId().orElse(null)),
-							new BrokerEndPoint(leader.id(), leader.host(), leader.port()), state.currentLeaderEpoch(),
-							state.fetchOffset()));
-		});
-		broker.replicaManager().replicaFetcherManager().addFetcherForPartitions(CollectionConverters.asScala(restart));
+		requireBroker(brokerId);
+		this.kafka.resumeReplication(brokerId);
 	}
 
 	private Set<TopicPartition> followedPartitions(int brokerId) {
@@ -391,7 +485,14 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 		}
 		this.closed = true;
 		this.admin.close(SHUTDOWN_TIMEOUT);
-		shutDown(this.testKit);
+		try {
+			shutDown(this.kafka);
+		}
+		finally {
+			if (this.network != null) {
+				this.network.close();
+			}
+		}
 	}
 
 	private Map<String, Object> producerConfigs() {
@@ -433,33 +534,22 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 						+ ", replicas " + replicas);
 			}
 		}
-		for (Map.Entry<Integer, BrokerServer> broker : this.testKit.brokers().entrySet()) {
-			if (broker.getValue().brokerState() != BrokerState.RUNNING) {
-				continue;
-			}
+		for (int broker : this.kafka.runningBrokerIds()) {
 			for (Map.Entry<Integer, List<Integer>> partition : assignment.entrySet()) {
-				LeaderAndIsr state = broker.getValue()
-					.metadataCache()
-					.getLeaderAndIsr(name, partition.getKey())
+				KafkaInternals.PartitionState state = this.kafka.partitionState(broker, name, partition.getKey())
 					.orElseThrow(() -> new AssertionError(
-							"Broker " + broker.getKey() + " does not know partition " + partition.getKey()));
-				if (state.leader() < 0 || state.isr().size() != partition.getValue().size()) {
-					throw new AssertionError("Broker " + broker.getKey() + " sees partition " + partition.getKey()
-							+ " with leader " + state.leader() + ", ISR " + state.isr());
+							"Broker " + broker + " does not know partition " + partition.getKey()));
+				if (state.leader() < 0 || state.isrSize() != partition.getValue().size()) {
+					throw new AssertionError("Broker " + broker + " sees partition " + partition.getKey()
+							+ " with leader " + state.leader() + ", " + state.isrSize() + " replicas in sync");
 				}
 			}
 		}
 	}
 
-	private Stream<BrokerServer> runningBrokers() {
-		return this.testKit.brokers().values().stream().filter((broker) -> broker.brokerState() == BrokerState.RUNNING);
-	}
-
-	private BrokerServer broker(int brokerId) {
-		BrokerServer broker = this.testKit.brokers().get(brokerId);
-		Assert.isTrue(broker != null,
-				() -> "No broker " + brokerId + "; broker ids are " + this.testKit.brokers().keySet());
-		return broker;
+	private void requireBroker(int brokerId) {
+		Set<Integer> brokerIds = this.kafka.brokerIds();
+		Assert.isTrue(brokerIds.contains(brokerId), () -> "No broker " + brokerId + "; broker ids are " + brokerIds);
 	}
 
 	private Set<Integer> liveBrokerIds() throws Exception {
@@ -497,28 +587,28 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 	}
 
 	private static MultiZoneKafkaCluster start(Builder builder) {
-		keepBrokersFromEndingTheJvm();
+		KafkaInternals.keepBrokersFromEndingTheJvm();
 		List<String> zones = List.copyOf(builder.zones);
-		KafkaClusterTestKit testKit = null;
+		KafkaInternals kafka = null;
 		Admin admin = null;
+		ZoneNetwork network = builder.zoneNetwork ? new ZoneNetwork(zones) : null;
 		try {
-			testKit = buildTestKit(builder, zones);
-			KafkaClusterTestKit starting = testKit;
-			runBounded("start the Kafka cluster", builder.timeout, () -> {
-				starting.format();
-				starting.startup();
-				starting.waitForReadyBrokers();
-			});
-			admin = Admin.create(adminConfigs(testKit.bootstrapServers(), builder.timeout));
-			return new MultiZoneKafkaCluster(zones, builder.timeout, testKit, admin);
+			kafka = KafkaInternals.build(zones, builder.replicaSelector, builder.brokerProperties, builder.timeout,
+					network);
+			runBounded("start the Kafka cluster", builder.timeout, kafka::start);
+			admin = Admin.create(adminConfigs(kafka.bootstrapServers(), builder.timeout));
+			return new MultiZoneKafkaCluster(zones, builder.timeout, kafka, admin, network);
 		}
 		catch (RuntimeException | Error ex) {
+			if (network != null) {
+				network.close();
+			}
 			if (admin != null) {
 				admin.close(SHUTDOWN_TIMEOUT);
 			}
-			if (testKit != null) {
+			if (kafka != null) {
 				try {
-					shutDown(testKit);
+					shutDown(kafka);
 				}
 				catch (RuntimeException closeFailure) {
 					ex.addSuppressed(closeFailure);
@@ -529,72 +619,16 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 	}
 
 	/**
-	 * A broker that loses its log directories halts the JVM, which would end the whole test
-	 * run without a report. Make such exits throw in the broker thread instead.
+	 * Have the JVM shutdown hooks that Kafka's brokers and test kit add (they delete the
+	 * brokers' data) registered by the given registrar instead, for example
+	 * {@code SpringApplication.getShutdownHandlers()::add}, so that they run after an
+	 * application has stopped its clients. Applies to every cluster started afterwards in
+	 * this JVM.
+	 * @param registrar takes each hook in place of the JVM
 	 */
-	private static void keepBrokersFromEndingTheJvm() {
-		Exit.setExitProcedure((status, message) -> {
-			throw new IllegalStateException("Kafka tried to exit the JVM with status " + status + ": " + message);
-		});
-		Exit.setHaltProcedure((status, message) -> {
-			throw new IllegalStateException("Kafka tried to halt the JVM with status " + status + ": " + message);
-		});
-	}
-
-	private static KafkaClusterTestKit buildTestKit(Builder builder, List<String> zones) {
-		Map<String, Short> features = Feature.PRODUCTION_FEATURES.stream()
-			.collect(Collectors.toMap(Feature::featureName,
-					(feature) -> feature.defaultLevel(MetadataVersion.latestProduction()), (a, b) -> a, TreeMap::new));
-		String maxStartupTime = String.valueOf(builder.timeout.toMillis());
-		Map<Integer, Map<String, String>> perBroker = new TreeMap<>();
-		for (int id = 0; id < zones.size(); id++) {
-			perBroker.put(id, Map.of("broker.rack", zones.get(id), "server.max.startup.time.ms", maxStartupTime));
-		}
-		TestKitNodes nodes = new TestKitNodes.Builder(
-				BootstrapMetadata.fromVersions(MetadataVersion.latestProduction(), features, "follower-fetch"))
-			.setCombined(true)
-			.setNumControllerNodes(1)
-			.setNumBrokerNodes(zones.size())
-			.setPerServerProperties(perBroker)
-			.build();
-		KafkaClusterTestKit.Builder testKit = new KafkaClusterTestKit.Builder(nodes);
-		testKit.setConfigProp("unstable.api.versions.enable", "false");
-		testKit.setConfigProp("unstable.feature.versions.enable", "false");
-		testKit.setConfigProp("auto.create.topics.enable", "false");
-		int internalReplicas = Math.min(3, zones.size());
-		testKit.setConfigProp("offsets.topic.replication.factor", String.valueOf(internalReplicas));
-		testKit.setConfigProp("offsets.topic.num.partitions", "1");
-		testKit.setConfigProp("transaction.state.log.replication.factor", String.valueOf(internalReplicas));
-		testKit.setConfigProp("transaction.state.log.min.isr", String.valueOf(Math.min(2, internalReplicas)));
-		testKit.setConfigProp("group.initial.rebalance.delay.ms", "0");
-		if (builder.replicaSelector) {
-			testKit.setConfigProp("replica.selector.class", RackAwareReplicaSelector.class.getName());
-		}
-		builder.brokerProperties.forEach(testKit::setConfigProp);
-		bindListenersToLoopback(testKit);
-		try {
-			return testKit.build();
-		}
-		catch (Exception ex) {
-			Utils.closeQuietly(() -> Utils.delete(new File(nodes.baseDirectory())), "cluster directory");
-			throw new IllegalStateException("Failed to build the Kafka cluster", ex);
-		}
-	}
-
-	/**
-	 * The test kit binds every listener port before it builds the servers, on the wildcard
-	 * address. Swapping in a manager that binds to loopback keeps the cluster off the
-	 * network.
-	 */
-	private static void bindListenersToLoopback(KafkaClusterTestKit.Builder testKit) {
-		Field field = ReflectionUtils.findField(KafkaClusterTestKit.Builder.class, "socketFactoryManager",
-				PreboundSocketFactoryManager.class);
-		if (field == null) {
-			throw new IllegalStateException("KafkaClusterTestKit.Builder has no socketFactoryManager field any more: "
-					+ "cannot keep its listeners on loopback; update MultiZoneKafkaCluster");
-		}
-		ReflectionUtils.makeAccessible(field);
-		ReflectionUtils.setField(field, testKit, new LoopbackSocketFactoryManager());
+	public static void registerKafkaShutdownHooksWith(Consumer<Runnable> registrar) {
+		Assert.notNull(registrar, "'registrar' must not be null");
+		KafkaInternals.registerShutdownHooksWith(registrar);
 	}
 
 	private static Map<String, Object> adminConfigs(String bootstrapServers, Duration timeout) {
@@ -604,14 +638,8 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 				AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, Math.min(timeoutMs, 10_000));
 	}
 
-	private static void shutDown(KafkaClusterTestKit testKit) {
-		File directory = new File(testKit.nodes().baseDirectory());
-		try {
-			runBounded("stop the Kafka cluster", SHUTDOWN_TIMEOUT, testKit::close);
-		}
-		finally {
-			Utils.closeQuietly(() -> Utils.delete(directory), "cluster directory");
-		}
+	private static void shutDown(KafkaInternals kafka) {
+		runBounded("stop the Kafka cluster", SHUTDOWN_TIMEOUT, kafka::close);
 	}
 
 	/**
@@ -660,80 +688,6 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 	}
 
 	/**
-	 * Pre-binds listener ports on the loopback address instead of the wildcard address.
-	 */
-	private static final class LoopbackSocketFactoryManager extends PreboundSocketFactoryManager {
-
-		private final Map<String, ServerSocketChannel> sockets = new HashMap<>();
-
-		private final Map<String, Integer> ports = new HashMap<>();
-
-		private final Set<String> used = new HashSet<>();
-
-		private boolean closed;
-
-		@Override
-		public synchronized int getOrCreatePortForListener(int nodeId, String listener) throws IOException {
-			ServerSocketChannel socket = this.sockets.get(key(nodeId, listener));
-			if (socket == null) {
-				Assert.state(!this.closed, "Cannot open new socket: manager is closed");
-				socket = ServerSocketFactory.INSTANCE.openServerSocket(listener,
-						new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), -1, -1);
-				this.sockets.put(key(nodeId, listener), socket);
-				this.ports.put(key(nodeId, listener), ((InetSocketAddress) socket.getLocalAddress()).getPort());
-			}
-			return this.ports.get(key(nodeId, listener));
-		}
-
-		@Override
-		public synchronized ServerSocketChannel getSocketForListenerAndMarkAsUsed(int nodeId, String listener) {
-			String key = key(nodeId, listener);
-			ServerSocketChannel socket = this.sockets.get(key);
-			if (socket != null && !socket.isOpen()) {
-				socket = rebind(listener, this.ports.get(key));
-				this.sockets.put(key, socket);
-			}
-			if (socket != null) {
-				this.used.add(key);
-			}
-			return socket;
-		}
-
-		/**
-		 * A restarted server closed its socket when it stopped; it listens on the same
-		 * loopback port again so that clients find it where they left it. Left to the test
-		 * kit, the new socket would be bound to the listener's configured host, which may
-		 * be the wildcard address.
-		 */
-		private static ServerSocketChannel rebind(String listener, int port) {
-			try {
-				return ServerSocketFactory.INSTANCE.openServerSocket(listener,
-						new InetSocketAddress(InetAddress.getLoopbackAddress(), port), -1, -1);
-			}
-			catch (IOException ex) {
-				throw new UncheckedIOException("Cannot listen on loopback port " + port + " again", ex);
-			}
-		}
-
-		@Override
-		public synchronized void close() {
-			if (!this.closed) {
-				this.closed = true;
-				this.sockets.forEach((key, socket) -> {
-					if (!this.used.contains(key)) {
-						Utils.closeQuietly(socket, "unused listener socket " + key);
-					}
-				});
-			}
-		}
-
-		private static String key(int nodeId, String listener) {
-			return nodeId + "/" + listener;
-		}
-
-	}
-
-	/**
 	 * Builder for a {@link MultiZoneKafkaCluster}.
 	 */
 	public static final class Builder {
@@ -746,7 +700,25 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 
 		private Duration timeout = DEFAULT_TIMEOUT;
 
+		private boolean zoneNetwork;
+
 		private Builder() {
+		}
+
+		/**
+		 * Put every network path from a zone to a broker behind a TCP proxy of its own on
+		 * loopback, for clients and for replication, and the path from each broker to the
+		 * controller too, so that {@link MultiZoneKafkaCluster#partition(String)},
+		 * {@link MultiZoneKafkaCluster#isolateBroker(String)},
+		 * {@link MultiZoneKafkaCluster#cutClients(String, String)} and
+		 * {@link MultiZoneKafkaCluster#kill(String)} can cut them. Clients that should see
+		 * the faults bootstrap with {@link MultiZoneKafkaCluster#bootstrapServers(String)};
+		 * {@link MultiZoneKafkaCluster#bootstrapServers()} stays unproxied.
+		 * @return this builder
+		 */
+		public Builder zoneNetwork() {
+			this.zoneNetwork = true;
+			return this;
 		}
 
 		/**
