@@ -390,6 +390,15 @@ public class FollowerFetchProperties {
 		 */
 		private Duration replicaLease = Duration.ofSeconds(30);
 
+		/**
+		 * Longest time a consumer that reads from followers waits for a broker's answer
+		 * before it gives up on that broker, applied as the consumer's request.timeout.ms
+		 * where the application sets none. Bounds how long a consumer stays silent when the
+		 * in-zone broker it reads from dies without closing its connections. Zero leaves
+		 * Kafka's own default of 30 seconds.
+		 */
+		private Duration replicaRequestTimeout = Duration.ofSeconds(15);
+
 		public Policy getDefault() {
 			return this.defaultPolicy;
 		}
@@ -428,6 +437,14 @@ public class FollowerFetchProperties {
 
 		public void setReplicaLease(Duration replicaLease) {
 			this.replicaLease = replicaLease;
+		}
+
+		public Duration getReplicaRequestTimeout() {
+			return this.replicaRequestTimeout;
+		}
+
+		public void setReplicaRequestTimeout(Duration replicaRequestTimeout) {
+			this.replicaRequestTimeout = replicaRequestTimeout;
 		}
 
 	}

@@ -91,11 +91,11 @@ final class ClientRackConsumerFactoryPostProcessor implements BeanPostProcessor 
 			if (logger.isInfoEnabled()) {
 				logger.info(description + " keeps its own client.rack=" + explicit + rackNote(detected, explicit));
 			}
-			applyLease(consumerFactory, decider.replicaLease(explicit, configs), description);
+			applyFollowerSettings(consumerFactory, decider, explicit, configs, description);
 			return;
 		}
 		// listeners that read from followers while the default policy is freshness use this factory too
-		applyLease(consumerFactory, decider.replicaLease(detected.rack().orElse(null), configs), description);
+		applyFollowerSettings(consumerFactory, decider, detected.rack().orElse(null), configs, description);
 		Optional<String> rack = decider.clientRack(decider.defaultPolicy()).filter((value) -> !value.isEmpty());
 		if (rack.isEmpty()) {
 			if (decider.defaultPolicy() == Policy.FRESHNESS && logger.isDebugEnabled()) {
@@ -112,11 +112,19 @@ final class ClientRackConsumerFactoryPostProcessor implements BeanPostProcessor 
 		}
 	}
 
-	private void applyLease(ConsumerFactory<?, ?> consumerFactory, Optional<String> lease, String description) {
-		lease.filter((millis) -> update(consumerFactory, ConsumerConfig.METADATA_MAX_AGE_CONFIG, millis))
+	private void applyFollowerSettings(ConsumerFactory<?, ?> consumerFactory, ClientRackDecider decider, Object rack,
+			Map<String, Object> configs, String description) {
+		apply(consumerFactory, ConsumerConfig.METADATA_MAX_AGE_CONFIG, decider.replicaLease(rack, configs),
+				"follower-fetch.policy.replica-lease", description);
+		apply(consumerFactory, ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, decider.replicaRequestTimeout(rack, configs),
+				"follower-fetch.policy.replica-request-timeout", description);
+	}
+
+	private void apply(ConsumerFactory<?, ?> consumerFactory, String key, Optional<String> value, String property,
+			String description) {
+		value.filter((millis) -> update(consumerFactory, key, millis))
 			.filter((millis) -> logger.isDebugEnabled())
-			.ifPresent((millis) -> logger.debug(description + " now has metadata.max.age.ms=" + millis
-					+ " (follower-fetch.policy.replica-lease)"));
+			.ifPresent((millis) -> logger.debug(description + " now has " + key + "=" + millis + " (" + property + ")"));
 	}
 
 	private static boolean update(ConsumerFactory<?, ?> consumerFactory, String key, String value) {

@@ -18,9 +18,11 @@ package dev.followerfetch.application;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.BiFunction;
 
 import dev.followerfetch.Policy;
 import dev.followerfetch.application.StreamsApplications.StreamsApplication;
@@ -58,6 +60,8 @@ final class StreamsClientRackPostProcessor implements BeanPostProcessor, SmartIn
 	static final String MAIN_CLIENT_RACK = StreamsConfig.mainConsumerPrefix(CLIENT_RACK);
 
 	private static final String METADATA_MAX_AGE = ConsumerConfig.METADATA_MAX_AGE_CONFIG;
+
+	private static final String REQUEST_TIMEOUT = ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG;
 
 	private static final Map<String, String> CONSUMER_PREFIXES = Map.of("main", StreamsConfig.MAIN_CONSUMER_PREFIX,
 			"restore", StreamsConfig.RESTORE_CONSUMER_PREFIX, "global", StreamsConfig.GLOBAL_CONSUMER_PREFIX);
@@ -99,11 +103,15 @@ final class StreamsClientRackPostProcessor implements BeanPostProcessor, SmartIn
 			decider.clientRack(Policy.FRESHNESS).ifPresent((rack) -> added.put(MAIN_CLIENT_RACK, rack));
 		}
 		config.putAll(added);
-		String lease = replicaLease(decider, config);
+		String lease = followerSetting(decider::replicaLease, METADATA_MAX_AGE, config);
 		if (lease != null) {
 			config.put(StreamsConfig.consumerPrefix(METADATA_MAX_AGE), lease);
 		}
-		if (!added.isEmpty() || lease != null) {
+		String requestTimeout = followerSetting(decider::replicaRequestTimeout, REQUEST_TIMEOUT, config);
+		if (requestTimeout != null) {
+			config.put(StreamsConfig.consumerPrefix(REQUEST_TIMEOUT), requestTimeout);
+		}
+		if (!added.isEmpty() || lease != null || requestTimeout != null) {
 			factory.setStreamsConfiguration(config);
 		}
 		StreamsApplication application = new StreamsApplication(policy, clientRacks(config),
@@ -116,21 +124,22 @@ final class StreamsClientRackPostProcessor implements BeanPostProcessor, SmartIn
 
 	/**
 	 * A consumer keeps the follower it was sent to until {@code metadata.max.age.ms} has
-	 * passed. The lease goes to the consumers only, as {@code consumer.metadata.max.age.ms}:
-	 * the producers and the admin client read no partitions and keep their metadata age.
-	 * A plain or {@code consumer.}-prefixed setting of the application's wins; a
-	 * {@code main.}/{@code restore.}/{@code global.consumer.} one still wins over the lease
-	 * for that consumer.
+	 * passed, and waits {@code request.timeout.ms} for a silent broker. These settings go to
+	 * the consumers only, {@code consumer.}-prefixed: the producers and the admin client
+	 * read no partitions and keep theirs. A plain or {@code consumer.}-prefixed setting of
+	 * the application's wins; a {@code main.}/{@code restore.}/{@code global.consumer.} one
+	 * still wins for that consumer.
 	 */
-	private static String replicaLease(ClientRackDecider decider, Properties config) {
+	private static String followerSetting(BiFunction<Object, Map<String, ?>, Optional<String>> setting, String key,
+			Properties config) {
 		Object rack = clientRacks(config).values().stream().filter((value) -> !value.isEmpty()).findFirst().orElse("");
 		Map<String, Object> consumers = new LinkedHashMap<>();
-		Object ownLease = config.containsKey(StreamsConfig.consumerPrefix(METADATA_MAX_AGE))
-				? config.get(StreamsConfig.consumerPrefix(METADATA_MAX_AGE)) : config.get(METADATA_MAX_AGE);
-		if (ownLease != null) {
-			consumers.put(METADATA_MAX_AGE, ownLease);
+		Object own = config.containsKey(StreamsConfig.consumerPrefix(key)) ? config.get(StreamsConfig.consumerPrefix(key))
+				: config.get(key);
+		if (own != null) {
+			consumers.put(key, own);
 		}
-		return decider.replicaLease(rack, consumers).orElse(null);
+		return setting.apply(rack, consumers).orElse(null);
 	}
 
 	/**

@@ -53,6 +53,8 @@ public final class ClientRackDecider {
 
 	private final Duration replicaLease;
 
+	private final Duration replicaRequestTimeout;
+
 	private final Supplier<DetectedRack> detectedRack;
 
 	private final Map<String, ConfiguredConsumer> configuredConsumers = new LinkedHashMap<>() {
@@ -72,14 +74,13 @@ public final class ClientRackDecider {
 	public ClientRackDecider(FollowerFetchProperties.PolicyProperties properties,
 			Supplier<DetectedRack> detectedRack) {
 		Duration lease = properties.getReplicaLease();
-		if (lease == null || lease.isNegative()) {
-			throw new InvalidConfigurationPropertyValueException("follower-fetch.policy.replica-lease", lease,
-					"Must be zero (Kafka's default of 5 minutes) or a positive duration, for example 30s.");
-		}
+		nonNegative("follower-fetch.policy.replica-lease", lease, "Kafka's default of 5 minutes", "30s");
 		this.defaultPolicy = (properties.getDefault() != null) ? properties.getDefault() : Policy.LOCALITY;
 		this.configured = Map.of(ConsumerKind.LISTENER, Map.copyOf(properties.getListeners()), ConsumerKind.STREAMS,
 				Map.copyOf(properties.getStreams()), ConsumerKind.BINDING, Map.copyOf(properties.getBindings()));
 		this.replicaLease = lease;
+		this.replicaRequestTimeout = nonNegative("follower-fetch.policy.replica-request-timeout",
+				properties.getReplicaRequestTimeout(), "Kafka's default of 30 seconds", "15s");
 		this.detectedRack = detectedRack;
 	}
 
@@ -153,6 +154,24 @@ public final class ClientRackDecider {
 	}
 
 	/**
+	 * The {@code request.timeout.ms} a consumer configuration should get: a consumer that
+	 * reads from a follower whose broker dies without closing its connections waits this
+	 * long before it fetches from the leader again.
+	 * @param effectiveClientRack the {@code client.rack} the consumer reads with, or
+	 * {@code null}
+	 * @param config the consumer's configuration
+	 * @return the value to set, or empty when the consumer reads from no follower, sets
+	 * its own, or the timeout is zero
+	 */
+	public Optional<String> replicaRequestTimeout(Object effectiveClientRack, Map<String, ?> config) {
+		if (effectiveClientRack == null || effectiveClientRack.toString().isEmpty()
+				|| this.replicaRequestTimeout.isZero() || config.containsKey(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG)) {
+			return Optional.empty();
+		}
+		return Optional.of(String.valueOf(this.replicaRequestTimeout.toMillis()));
+	}
+
+	/**
 	 * Configure one consumer's configuration map, as used for a binding or a consumer the
 	 * application builds itself: decide its policy from its own {@code client.rack} and the
 	 * properties, then add the {@code client.rack} and replica lease it needs, never
@@ -176,6 +195,8 @@ public final class ClientRackDecider {
 			}
 		}
 		replicaLease(effective, config).ifPresent((lease) -> config.put(ConsumerConfig.METADATA_MAX_AGE_CONFIG, lease));
+		replicaRequestTimeout(effective, config)
+			.ifPresent((timeout) -> config.put(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, timeout));
 		if (kind == ConsumerKind.OTHER && name != null) {
 			Object clientId = config.get(ConsumerConfig.CLIENT_ID_CONFIG);
 			remember(new ConfiguredConsumer(decision, (clientId != null) ? clientId.toString() : null,
@@ -226,6 +247,14 @@ public final class ClientRackDecider {
 	 */
 	public Set<String> configuredNames(ConsumerKind kind) {
 		return new TreeSet<>(this.configured.getOrDefault(kind, Map.of()).keySet());
+	}
+
+	private static Duration nonNegative(String property, Duration value, String zeroMeans, String example) {
+		if (value == null || value.isNegative()) {
+			throw new InvalidConfigurationPropertyValueException(property, value,
+					"Must be zero (" + zeroMeans + ") or a positive duration, for example " + example + ".");
+		}
+		return value;
 	}
 
 }

@@ -204,10 +204,11 @@ class ZoneFailureEndToEndTests {
 					"spring.kafka.consumer.auto-offset-reset=earliest",
 					"spring.kafka.consumer.key-deserializer=" + ByteArrayDeserializer.class.getName(),
 					"spring.kafka.consumer.value-deserializer=" + ByteArrayDeserializer.class.getName(),
-					"spring.kafka.consumer.properties.request.timeout.ms=" + CONSUMER_REQUEST_TIMEOUT.toMillis(),
 					"follower-fetch.rack=" + ZONE, "follower-fetch.observation.refresh-interval=200ms",
 					"follower-fetch.observation.fallback-grace=1s",
-					"follower-fetch.policy.replica-lease=" + REPLICA_LEASE.toMillis() + "ms", "test.topic=" + topic,
+					"follower-fetch.policy.replica-lease=" + REPLICA_LEASE.toMillis() + "ms",
+					"follower-fetch.policy.replica-request-timeout=" + CONSUMER_REQUEST_TIMEOUT.toMillis() + "ms",
+					"test.topic=" + topic,
 					"test.group=" + UUID.randomUUID())
 			.run();
 	}

@@ -101,19 +101,35 @@ class ClientRackDeciderTests {
 	}
 
 	@Test
+	void theReplicaRequestTimeoutGoesOnlyToConsumersThatReadFromAFollowerAndSetNoneThemselves() {
+		ClientRackDecider decider = decider("az-b");
+		assertThat(decider.replicaRequestTimeout("az-b", Map.of())).hasValue("15000");
+		assertThat(decider.replicaRequestTimeout("", Map.of())).isEmpty();
+		assertThat(decider.replicaRequestTimeout("az-b", Map.of("request.timeout.ms", "40000"))).isEmpty();
+		this.properties.setReplicaRequestTimeout(Duration.ZERO);
+		assertThat(decider("az-b").replicaRequestTimeout("az-b", Map.of())).isEmpty();
+		this.properties.setReplicaRequestTimeout(Duration.ofSeconds(-1));
+		assertThatExceptionOfType(InvalidConfigurationPropertyValueException.class).isThrownBy(() -> decider("az-b"))
+			.withMessageContaining("follower-fetch.policy.replica-request-timeout");
+	}
+
+	@Test
 	void configureAddsTheRackAndLeaseButKeepsWhatTheConfigurationSets() {
 		this.properties.getBindings().put("audit-in-0", Policy.FRESHNESS);
 		ClientRackDecider decider = decider("az-b");
 		Map<String, Object> plain = new HashMap<>();
 		assertThat(decider.configure(ConsumerKind.BINDING, "process-in-0", plain).policy()).isEqualTo(Policy.LOCALITY);
-		assertThat(plain).containsEntry("client.rack", "az-b").containsEntry("metadata.max.age.ms", "30000");
+		assertThat(plain).containsOnly(Map.entry("client.rack", "az-b"), Map.entry("metadata.max.age.ms", "30000"),
+				Map.entry("request.timeout.ms", "15000"));
 		Map<String, Object> fresh = new HashMap<>();
 		assertThat(decider.configure(ConsumerKind.BINDING, "audit-in-0", fresh).origin()).isEqualTo(Origin.PROPERTY);
 		assertThat(fresh).containsExactly(Map.entry("client.rack", ""));
-		Map<String, Object> own = new HashMap<>(Map.of("client.rack", "az-c", "metadata.max.age.ms", "5000"));
+		Map<String, Object> own = new HashMap<>(
+				Map.of("client.rack", "az-c", "metadata.max.age.ms", "5000", "request.timeout.ms", "9000"));
 		assertThat(decider.configure(ConsumerKind.BINDING, "audit-in-0", own).origin())
 			.isEqualTo(Origin.OWN_CLIENT_RACK);
-		assertThat(own).containsOnly(Map.entry("client.rack", "az-c"), Map.entry("metadata.max.age.ms", "5000"));
+		assertThat(own).containsOnly(Map.entry("client.rack", "az-c"), Map.entry("metadata.max.age.ms", "5000"),
+				Map.entry("request.timeout.ms", "9000"));
 	}
 
 	@Test
