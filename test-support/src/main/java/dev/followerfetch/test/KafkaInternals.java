@@ -231,6 +231,24 @@ final class KafkaInternals implements AutoCloseable {
 	}
 
 	/**
+	 * Whether a broker's replica manager hosts a partition, and leads it: a broker's
+	 * metadata cache names it leader before its replica manager takes the leadership, and
+	 * a record produced in between is refused. ({@code kafka.cluster.Partition} is read
+	 * reflectively: its interfaces are in a jar the fixture does not compile against.)
+	 */
+	Hosting hosting(int brokerId, TopicPartition partition) {
+		return call("read the replica manager of broker " + brokerId, () -> {
+			Option<?> hosted = broker(brokerId).replicaManager().onlinePartition(partition);
+			if (hosted.isEmpty()) {
+				return Hosting.NONE;
+			}
+			Object online = hosted.get();
+			boolean leader = (Boolean) online.getClass().getMethod("isLeader").invoke(online);
+			return leader ? Hosting.LEADER : Hosting.FOLLOWER;
+		});
+	}
+
+	/**
 	 * Remove the replica fetchers of a broker for the given partitions, remembering where
 	 * each stopped.
 	 * @return the partitions whose fetchers were removed
@@ -423,6 +441,15 @@ final class KafkaInternals implements AutoCloseable {
 	 * The leader, leader epoch and ISR size of a partition, as a broker knows them.
 	 */
 	record PartitionState(int leader, int leaderEpoch, int isrSize) {
+
+	}
+
+	/**
+	 * How a broker's replica manager holds a partition.
+	 */
+	enum Hosting {
+
+		NONE, FOLLOWER, LEADER
 
 	}
 
