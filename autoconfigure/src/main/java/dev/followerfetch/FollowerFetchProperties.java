@@ -95,13 +95,15 @@ public class FollowerFetchProperties {
 		private List<String> order = new ArrayList<>(List.of("env", "file", "ecs", "aws", "gcp", "azure"));
 
 		/**
-		 * Wall-clock budget for all network sources together.
+		 * Wall-clock budget for detection as a whole: all network sources together, then
+		 * the read of the brokers' racks with what is left.
 		 */
 		private Duration timeout = Duration.ofSeconds(1);
 
 		/**
-		 * Time allowed to read the brokers' racks when a source offers several forms of the
-		 * zone (AWS with zone-format auto, Azure) and the one the brokers use is chosen.
+		 * Most time the read of the brokers' racks may take once a rack is found (to choose
+		 * among several forms of the zone, or to check a single rack), within what is left
+		 * of the detection timeout.
 		 */
 		private Duration brokerTimeout = Duration.ofSeconds(2);
 
@@ -368,6 +370,18 @@ public class FollowerFetchProperties {
 		private Map<String, Policy> listeners = new LinkedHashMap<>();
 
 		/**
+		 * Fetch policy per Kafka Streams application id. Freshness keeps the application's
+		 * main consumer on the partition leaders; its restore and global consumers still
+		 * read in this zone.
+		 */
+		private Map<String, Policy> streams = new LinkedHashMap<>();
+
+		/**
+		 * Fetch policy per Spring Cloud Stream binding name, for example process-in-0.
+		 */
+		private Map<String, Policy> bindings = new LinkedHashMap<>();
+
+		/**
 		 * Longest time a consumer keeps reading from the follower a leader chose for it
 		 * before it asks the leader again, applied as the consumer's metadata.max.age.ms
 		 * where the application sets none. Bounds how long a consumer stays on a follower
@@ -392,6 +406,22 @@ public class FollowerFetchProperties {
 			this.listeners = listeners;
 		}
 
+		public Map<String, Policy> getStreams() {
+			return this.streams;
+		}
+
+		public void setStreams(Map<String, Policy> streams) {
+			this.streams = streams;
+		}
+
+		public Map<String, Policy> getBindings() {
+			return this.bindings;
+		}
+
+		public void setBindings(Map<String, Policy> bindings) {
+			this.bindings = bindings;
+		}
+
 		public Duration getReplicaLease() {
 			return this.replicaLease;
 		}
@@ -413,8 +443,8 @@ public class FollowerFetchProperties {
 
 		/**
 		 * How long a partition that has an in-sync replica in this zone may be read across
-		 * zones before the state turns to FALLBACK. Covers leader elections and lease
-		 * renewals.
+		 * zones before the state turns to FALLBACK (UNCOVERED for a consumer the starter
+		 * did not configure). Covers leader elections and lease renewals.
 		 */
 		private Duration fallbackGrace = Duration.ofMinutes(2);
 
@@ -428,6 +458,14 @@ public class FollowerFetchProperties {
 		 * fallbacks).
 		 */
 		private int maxListedPartitions = 20;
+
+		/**
+		 * Whether consumers found in JMX that no listener, Kafka Streams application or
+		 * binding accounts for (built by the application or a library) are observed and
+		 * reported under otherConsumers. JMX is process-wide: with several application
+		 * contexts in one JVM, each reports the others' consumers too.
+		 */
+		private boolean otherConsumers = true;
 
 		public Duration getRefreshInterval() {
 			return this.refreshInterval;
@@ -459,6 +497,14 @@ public class FollowerFetchProperties {
 
 		public void setMaxListedPartitions(int maxListedPartitions) {
 			this.maxListedPartitions = maxListedPartitions;
+		}
+
+		public boolean isOtherConsumers() {
+			return this.otherConsumers;
+		}
+
+		public void setOtherConsumers(boolean otherConsumers) {
+			this.otherConsumers = otherConsumers;
 		}
 
 	}

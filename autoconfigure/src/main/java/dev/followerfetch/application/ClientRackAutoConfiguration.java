@@ -18,6 +18,7 @@ package dev.followerfetch.application;
 import dev.followerfetch.FollowerFetchProperties;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
+import dev.followerfetch.policy.ClientRackDecider;
 
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -41,8 +42,14 @@ public final class ClientRackAutoConfiguration {
 
 	@Bean
 	static ClientRackConsumerFactoryPostProcessor followerFetchClientRackConsumerFactoryPostProcessor(
-			ObjectProvider<DetectedRack> detectedRack, ObjectProvider<FollowerFetchProperties> properties) {
-		return new ClientRackConsumerFactoryPostProcessor(detectedRack, properties);
+			ObjectProvider<ClientRackDecider> decider) {
+		return new ClientRackConsumerFactoryPostProcessor(decider);
+	}
+
+	@Bean
+	ClientRackDecider followerFetchClientRackDecider(FollowerFetchProperties properties,
+			ObjectProvider<DetectedRack> detectedRack) {
+		return new ClientRackDecider(properties.getPolicy(), detectedRack::getObject);
 	}
 
 	@Bean

@@ -15,22 +15,21 @@
  */
 package dev.followerfetch.application;
 
-import java.time.Duration;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
-import dev.followerfetch.FollowerFetchProperties;
 import dev.followerfetch.Policy;
 import dev.followerfetch.detection.DetectedRack;
+import dev.followerfetch.policy.ClientRackDecider;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
-import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.kafka.config.AbstractKafkaListenerContainerFactory;
 import org.springframework.kafka.core.ConsumerFactory;
 import org.springframework.kafka.listener.AbstractMessageListenerContainer;
@@ -48,16 +47,12 @@ final class ClientRackConsumerFactoryPostProcessor implements BeanPostProcessor 
 
 	private static final Log logger = LogFactory.getLog(ClientRackConsumerFactoryPostProcessor.class);
 
-	private final ObjectProvider<DetectedRack> detectedRack;
-
-	private final ObjectProvider<FollowerFetchProperties> properties;
+	private final ObjectProvider<ClientRackDecider> decider;
 
 	private final Set<ConsumerFactory<?, ?>> seen = Collections.newSetFromMap(new IdentityHashMap<>());
 
-	ClientRackConsumerFactoryPostProcessor(ObjectProvider<DetectedRack> detectedRack,
-			ObjectProvider<FollowerFetchProperties> properties) {
-		this.detectedRack = detectedRack;
-		this.properties = properties;
+	ClientRackConsumerFactoryPostProcessor(ObjectProvider<ClientRackDecider> decider) {
+		this.decider = decider;
 	}
 
 	@Override
@@ -89,70 +84,45 @@ final class ClientRackConsumerFactoryPostProcessor implements BeanPostProcessor 
 					+ ") does not expose its configuration; set client.rack on it yourself");
 			return;
 		}
-		FollowerFetchProperties properties = this.properties.getObject();
-		Duration lease = replicaLease(properties);
+		ClientRackDecider decider = this.decider.getObject();
+		DetectedRack detected = decider.detectedRack();
 		Object explicit = configs.get(ConsumerConfig.CLIENT_RACK_CONFIG);
-		DetectedRack detected = this.detectedRack.getObject();
 		if (explicit != null) {
 			if (logger.isInfoEnabled()) {
 				logger.info(description + " keeps its own client.rack=" + explicit + rackNote(detected, explicit));
 			}
-			if (!explicit.toString().isEmpty()) {
-				applyLease(consumerFactory, configs, lease, description);
-			}
+			applyLease(consumerFactory, decider.replicaLease(explicit, configs), description);
 			return;
 		}
-		if (detected.rack().isEmpty()) {
-			return;
-		}
-		applyLease(consumerFactory, configs, lease, description);
-		if (properties.getPolicy().getDefault() == Policy.FRESHNESS) {
-			if (logger.isDebugEnabled()) {
+		// listeners that read from followers while the default policy is freshness use this factory too
+		applyLease(consumerFactory, decider.replicaLease(detected.rack().orElse(null), configs), description);
+		Optional<String> rack = decider.clientRack(decider.defaultPolicy()).filter((value) -> !value.isEmpty());
+		if (rack.isEmpty()) {
+			if (decider.defaultPolicy() == Policy.FRESHNESS && logger.isDebugEnabled()) {
 				logger.debug(description + " is left on the leaders: follower-fetch.policy.default=freshness");
 			}
 			return;
 		}
-		String rack = detected.rack().get();
-		if (!update(consumerFactory, ConsumerConfig.CLIENT_RACK_CONFIG, rack)) {
+		if (!update(consumerFactory, ConsumerConfig.CLIENT_RACK_CONFIG, rack.get())) {
 			logger.warn(description + " (" + consumerFactory.getClass().getName()
-					+ ") does not support updateConfigs; set client.rack=" + rack + " on it yourself");
+					+ ") does not support updateConfigs; set client.rack=" + rack.get() + " on it yourself");
 		}
 		else if (logger.isDebugEnabled()) {
-			logger.debug(description + " now has client.rack=" + rack);
+			logger.debug(description + " now has client.rack=" + rack.get());
 		}
 	}
 
-	/**
-	 * A consumer keeps the follower it was sent to until {@code metadata.max.age.ms} has
-	 * passed, even when that follower has stopped replicating. Bound that time unless the
-	 * application chose its own. Listeners that read from followers while the default
-	 * policy is freshness use this factory too, so the bound does not depend on the policy.
-	 */
-	private void applyLease(ConsumerFactory<?, ?> consumerFactory, Map<String, Object> configs, Duration lease,
-			String description) {
-		if (lease.isZero() || configs.containsKey(ConsumerConfig.METADATA_MAX_AGE_CONFIG)) {
-			return;
-		}
-		String millis = String.valueOf(lease.toMillis());
-		if (update(consumerFactory, ConsumerConfig.METADATA_MAX_AGE_CONFIG, millis) && logger.isDebugEnabled()) {
-			logger.debug(description + " now has metadata.max.age.ms=" + millis
-					+ " (follower-fetch.policy.replica-lease)");
-		}
+	private void applyLease(ConsumerFactory<?, ?> consumerFactory, Optional<String> lease, String description) {
+		lease.filter((millis) -> update(consumerFactory, ConsumerConfig.METADATA_MAX_AGE_CONFIG, millis))
+			.filter((millis) -> logger.isDebugEnabled())
+			.ifPresent((millis) -> logger.debug(description + " now has metadata.max.age.ms=" + millis
+					+ " (follower-fetch.policy.replica-lease)"));
 	}
 
 	private static boolean update(ConsumerFactory<?, ?> consumerFactory, String key, String value) {
 		consumerFactory.updateConfigs(Map.of(key, value));
 		Map<String, Object> updated = configs(consumerFactory);
 		return updated != null && value.equals(updated.get(key));
-	}
-
-	private static Duration replicaLease(FollowerFetchProperties properties) {
-		Duration lease = properties.getPolicy().getReplicaLease();
-		if (lease == null || lease.isNegative()) {
-			throw new InvalidConfigurationPropertyValueException("follower-fetch.policy.replica-lease", lease,
-					"Must be zero (Kafka's default of 5 minutes) or a positive duration, for example 30s.");
-		}
-		return lease;
 	}
 
 	private static String rackNote(DetectedRack detected, Object explicit) {

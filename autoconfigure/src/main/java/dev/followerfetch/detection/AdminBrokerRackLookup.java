@@ -15,8 +15,16 @@
  */
 package dev.followerfetch.detection;
 
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -30,10 +38,13 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.common.Node;
+import org.apache.kafka.common.utils.Utils;
 
 /**
  * Reads broker racks with {@code Admin.describeCluster()}, using the application's own
- * admin settings (bootstrap servers, security) and a short-lived client.
+ * admin settings (bootstrap servers, security) and a short-lived client. When every
+ * bootstrap server refuses the connection (no Kafka on a laptop or in a test), it fails at
+ * once instead of letting the admin client retry until the timeout.
  *
  * @author follower-fetch authors
  */
@@ -79,6 +90,7 @@ final class AdminBrokerRackLookup implements BrokerRackLookup {
 
 	private Set<String> describeCluster(Duration timeout) throws Exception {
 		long start = System.nanoTime();
+		failIfEveryBootstrapServerRefuses(timeout);
 		Map<String, Object> config = new HashMap<>(this.adminConfig);
 		int millis = (int) Math.max(timeout.toMillis(), 1);
 		config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, millis);
@@ -98,6 +110,49 @@ final class AdminBrokerRackLookup implements BrokerRackLookup {
 			long left = timeout.toNanos() - (System.nanoTime() - start);
 			admin.close(Duration.ofNanos(Math.max(left, MIN_CLOSE.toNanos())));
 		}
+	}
+
+	private void failIfEveryBootstrapServerRefuses(Duration timeout) throws ConnectException {
+		List<String> refusals = new ArrayList<>();
+		List<String> servers = bootstrapServers();
+		for (String server : servers) {
+			String host = Utils.getHost(server);
+			Integer port = Utils.getPort(server);
+			if (host == null || port == null) {
+				return;
+			}
+			try (Socket socket = new Socket()) {
+				socket.connect(new InetSocketAddress(host, port), (int) Math.max(timeout.toMillis(), 1));
+				return;
+			}
+			catch (ConnectException ex) {
+				refusals.add(server + ": " + ex.getMessage());
+			}
+			catch (SocketTimeoutException ex) {
+				return;
+			}
+			catch (IOException | RuntimeException ex) {
+				refusals.add(server + ": " + FailureMessages.of(ex));
+			}
+		}
+		if (!servers.isEmpty()) {
+			throw new ConnectException("no bootstrap server accepts connections (" + String.join(", ", refusals) + ")");
+		}
+	}
+
+	private List<String> bootstrapServers() {
+		Object value = this.adminConfig.get(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG);
+		List<String> servers = new ArrayList<>();
+		if (value instanceof Collection<?> collection) {
+			collection.forEach((server) -> servers.add(String.valueOf(server).strip()));
+		}
+		else if (value instanceof String text) {
+			for (String server : text.split(",")) {
+				servers.add(server.strip());
+			}
+		}
+		servers.removeIf(String::isEmpty);
+		return servers;
 	}
 
 }

@@ -20,12 +20,14 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import dev.followerfetch.detection.Firmware.Cloud;
 import dev.followerfetch.detection.MetadataHttpClient.MetadataException;
 
 /**
  * Reads the location and logical zone from Azure instance metadata. The rack offered
  * first is {@code <location>-<zone>}, as Kubernetes on Azure labels its nodes; the bare
- * zone number follows.
+ * zone number follows. The well-known address is not asked on a machine whose
+ * {@link Firmware} says it is not an Azure VM; an endpoint set by property always is.
  *
  * @author follower-fetch authors
  */
@@ -37,13 +39,28 @@ final class AzureMetadataRackSource extends MetadataRackSource {
 
 	private final URI endpoint;
 
+	private final boolean chosenByUser;
+
+	private final Firmware firmware;
+
 	AzureMetadataRackSource(MetadataHttpClient client, boolean enabled, URI endpoint) {
+		this(client, enabled, endpoint, Firmware.SYSTEM, DEFAULT_ENDPOINT);
+	}
+
+	AzureMetadataRackSource(MetadataHttpClient client, boolean enabled, URI endpoint, Firmware firmware,
+			URI defaultEndpoint) {
 		super("azure", client, enabled);
-		this.endpoint = (endpoint != null) ? endpoint : DEFAULT_ENDPOINT;
+		this.endpoint = (endpoint != null) ? endpoint : defaultEndpoint;
+		this.chosenByUser = endpoint != null;
+		this.firmware = firmware;
 	}
 
 	@Override
 	RackLookup query(Duration timeout) throws MetadataException {
+		String notAzure = (this.chosenByUser) ? null : this.firmware.rulesOut(Cloud.AZURE);
+		if (notAzure != null) {
+			return notAsked(notAzure, this.endpoint);
+		}
 		long deadline = System.nanoTime() + timeout.toNanos();
 		String zone = get("zone", timeout).strip();
 		if (zone.isEmpty()) {

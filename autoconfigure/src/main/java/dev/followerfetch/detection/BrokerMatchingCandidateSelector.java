@@ -30,7 +30,9 @@ import org.apache.commons.logging.LogFactory;
  * Chooses the candidate the brokers' racks use, so an AWS process picks the AZ id on an
  * MSK-style cluster and the AZ name on a cluster labelled by name. When nothing matches,
  * or the brokers cannot be read in time, the source's preferred form is kept and the
- * reason says why.
+ * reason says why. A single candidate is checked against the brokers' racks too, so that
+ * a wrong rack is reported at start-up. The brokers get what is left of the detection
+ * budget, at most {@code follower-fetch.detection.broker-timeout}.
  *
  * @author follower-fetch authors
  */
@@ -40,57 +42,67 @@ final class BrokerMatchingCandidateSelector implements CandidateSelector {
 
 	private final BrokerRackLookup brokers;
 
-	private final Duration timeout;
+	private final Duration brokerTimeout;
 
 	private final ZoneFormat awsZoneFormat;
 
-	BrokerMatchingCandidateSelector(BrokerRackLookup brokers, Duration timeout, ZoneFormat awsZoneFormat) {
+	BrokerMatchingCandidateSelector(BrokerRackLookup brokers, Duration brokerTimeout, ZoneFormat awsZoneFormat) {
 		this.brokers = brokers;
-		this.timeout = timeout;
+		this.brokerTimeout = brokerTimeout;
 		this.awsZoneFormat = awsZoneFormat;
 	}
 
 	@Override
-	public Selection select(String source, List<RackCandidate> candidates) {
+	public Selection select(String source, List<RackCandidate> candidates, Duration timeLeft) {
 		RackCandidate preferred = candidates.get(0);
-		if ("aws".equals(source) && this.awsZoneFormat != ZoneFormat.AUTO) {
-			return new Selection(preferred, "follower-fetch.detection.aws.zone-format="
-					+ this.awsZoneFormat.name().toLowerCase(Locale.ROOT), null);
-		}
-		if (candidates.size() == 1) {
-			return new Selection(preferred, null, null);
-		}
+		boolean fixedForm = "aws".equals(source) && this.awsZoneFormat != ZoneFormat.AUTO;
+		String fixedReason = (fixedForm) ? "follower-fetch.detection.aws.zone-format="
+				+ this.awsZoneFormat.name().toLowerCase(Locale.ROOT) : null;
+		List<RackCandidate> choices = (fixedForm) ? List.of(preferred) : candidates;
+		Duration timeout = (timeLeft.compareTo(this.brokerTimeout) < 0) ? timeLeft : this.brokerTimeout;
 		Set<String> racks;
 		try {
-			racks = new TreeSet<>(this.brokers.brokerRacks(this.timeout));
+			if (timeout.isZero()) {
+				throw new TimeoutException("follower-fetch.detection.timeout was used up before the brokers were asked");
+			}
+			racks = new TreeSet<>(this.brokers.brokerRacks(timeout));
 		}
 		catch (Exception ex) {
-			String reason = "broker racks unknown (" + describe(ex) + "), kept the preferred " + preferred.attribute();
+			if (choices.size() == 1) {
+				return new Selection(preferred, join(fixedReason, "broker racks not read (" + describe(ex, timeout) + ")"),
+						null);
+			}
+			String reason = "broker racks unknown (" + describe(ex, timeout) + "), kept the preferred "
+					+ preferred.attribute();
 			logger.warn("Could not read the brokers' racks to choose between " + RackCandidate.describe(candidates)
-					+ ": " + describe(ex) + "; using " + preferred.describe());
+					+ ": " + describe(ex, timeout) + "; using " + preferred.describe());
 			return new Selection(preferred, reason, null);
 		}
 		if (racks.isEmpty()) {
-			String reason = "the brokers have no broker.rack, kept the preferred " + preferred.attribute();
-			logger.warn("None of the brokers has a broker.rack, so no consumer can read from a follower in its zone");
-			return new Selection(preferred, reason, racks);
+			return new Selection(preferred, join(fixedReason, "the brokers have no broker.rack"), racks);
 		}
-		for (RackCandidate candidate : candidates) {
+		for (RackCandidate candidate : choices) {
 			if (racks.contains(candidate.rack())) {
-				return new Selection(candidate, candidate.attribute() + " matches the broker racks " + racks, racks);
+				return new Selection(candidate,
+						join(fixedReason, ((choices.size() > 1) ? candidate.attribute() + " " : "")
+								+ "matches the broker racks " + racks),
+						racks);
 			}
 		}
-		String reason = "no broker rack matches " + RackCandidate.describe(candidates) + " (broker racks: " + racks
-				+ "), kept the preferred " + preferred.attribute();
-		logger.warn("Rack mismatch: " + reason + ". Consumers will read across zones until client.rack matches a "
-				+ "broker rack; set follower-fetch.rack or fix broker.rack.");
-		return new Selection(preferred, reason, racks);
+		String reason = (choices.size() > 1) ? "no broker rack matches " + RackCandidate.describe(candidates)
+				+ ", kept the preferred " + preferred.attribute() : null;
+		return new Selection(preferred, join(fixedReason, reason), racks);
 	}
 
-	private String describe(Exception ex) {
+	private static String join(String first, String second) {
+		return (first == null) ? second : (second == null) ? first : first + ", " + second;
+	}
+
+	private static String describe(Exception ex, Duration timeout) {
 		Throwable cause = (ex instanceof ExecutionException && ex.getCause() != null) ? ex.getCause() : ex;
-		if (cause instanceof TimeoutException || cause instanceof org.apache.kafka.common.errors.TimeoutException) {
-			return "no answer within " + this.timeout.toMillis() + " ms";
+		if ((cause instanceof TimeoutException || cause instanceof org.apache.kafka.common.errors.TimeoutException)
+				&& !timeout.isZero()) {
+			return "no answer within " + timeout.toMillis() + " ms";
 		}
 		return FailureMessages.of(cause).replaceAll("\\s+", " ");
 	}

@@ -15,6 +15,7 @@
  */
 package dev.followerfetch.detection;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 
@@ -30,16 +31,18 @@ interface CandidateSelector {
 	/**
 	 * Takes the source's most preferred candidate.
 	 */
-	CandidateSelector FIRST = (source, candidates) -> new Selection(candidates.get(0),
+	CandidateSelector FIRST = (source, candidates, timeLeft) -> new Selection(candidates.get(0),
 			(candidates.size() > 1) ? "preferred form of " + source : null, null);
 
 	/**
 	 * Choose a candidate.
 	 * @param source the name of the source
 	 * @param candidates the valid candidates, most preferred first; never empty
+	 * @param timeLeft what is left of {@code follower-fetch.detection.timeout}; the choice
+	 * must not take longer
 	 * @return the choice and why
 	 */
-	Selection select(String source, List<RackCandidate> candidates);
+	Selection select(String source, List<RackCandidate> candidates, Duration timeLeft);
 
 	/**
 	 * A chosen candidate and the reason for the choice.

@@ -58,6 +58,16 @@ public final class DetectedRack {
 	}
 
 	/**
+	 * A rack known without detection, for example in a test.
+	 * @param rack the rack, or {@code null} for none
+	 * @param source where it came from, or {@code null} for none
+	 * @return the detected rack
+	 */
+	public static DetectedRack of(String rack, String source) {
+		return new DetectedRack(rack, (rack != null) ? source : null, null, null, List.of(), Duration.ZERO);
+	}
+
+	/**
 	 * The rack to use as {@code client.rack}.
 	 * @return the rack, or empty when none was found
 	 */

@@ -24,12 +24,17 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 
+import dev.followerfetch.detection.Firmware.Cloud;
 import dev.followerfetch.detection.MetadataHttpClient.MetadataException;
+
+import org.springframework.util.StringUtils;
 
 /**
  * Reads the availability zone id and name from EC2 instance metadata: IMDSv2 with a
  * session token, falling back to IMDSv1 when the token call fails (as it does in a
- * container when the hop limit is 1).
+ * container when the hop limit is 1). The well-known address is not asked on a machine
+ * whose {@link Firmware} says it is not an EC2 instance; an endpoint set by property or
+ * {@code AWS_EC2_METADATA_SERVICE_ENDPOINT} always is.
  *
  * @author follower-fetch authors
  */
@@ -41,6 +46,8 @@ final class Ec2MetadataRackSource extends MetadataRackSource {
 
 	static final String TOKEN_TTL_SECONDS = "60";
 
+	private static final String ENDPOINT_VARIABLE = "AWS_EC2_METADATA_SERVICE_ENDPOINT";
+
 	static final int MAX_TOKEN_LENGTH = 1024;
 
 	private static final Pattern TOKEN = Pattern.compile("[\\x21-\\x7e]{1," + MAX_TOKEN_LENGTH + "}");
@@ -51,12 +58,27 @@ final class Ec2MetadataRackSource extends MetadataRackSource {
 
 	private final Function<String, String> environment;
 
+	private final Firmware firmware;
+
+	private final URI defaultEndpoint;
+
+	private final URI defaultIpv6Endpoint;
+
 	Ec2MetadataRackSource(MetadataHttpClient client, boolean enabled, URI endpoint, ZoneFormat zoneFormat,
 			Function<String, String> environment) {
+		this(client, enabled, endpoint, zoneFormat, environment, Firmware.SYSTEM, DEFAULT_ENDPOINT,
+				DEFAULT_IPV6_ENDPOINT);
+	}
+
+	Ec2MetadataRackSource(MetadataHttpClient client, boolean enabled, URI endpoint, ZoneFormat zoneFormat,
+			Function<String, String> environment, Firmware firmware, URI defaultEndpoint, URI defaultIpv6Endpoint) {
 		super("aws", client, enabled);
 		this.endpoint = endpoint;
 		this.zoneFormat = zoneFormat;
 		this.environment = environment;
+		this.firmware = firmware;
+		this.defaultEndpoint = defaultEndpoint;
+		this.defaultIpv6Endpoint = defaultIpv6Endpoint;
 	}
 
 	@Override
@@ -66,6 +88,12 @@ final class Ec2MetadataRackSource extends MetadataRackSource {
 		}
 		long deadline = System.nanoTime() + timeout.toNanos();
 		URI base = endpoint();
+		boolean chosenByUser = this.endpoint != null
+				|| StringUtils.hasText(MetadataEndpoints.variable(this.environment, ENDPOINT_VARIABLE));
+		String notEc2 = (chosenByUser) ? null : this.firmware.rulesOut(Cloud.AWS);
+		if (notEc2 != null) {
+			return notAsked(notEc2, base);
+		}
 		Map<String, String> headers = Map.of();
 		String tokenFailure = null;
 		try {
@@ -118,9 +146,8 @@ final class Ec2MetadataRackSource extends MetadataRackSource {
 
 	URI endpoint() throws MetadataException {
 		String mode = MetadataEndpoints.variable(this.environment, "AWS_EC2_METADATA_SERVICE_ENDPOINT_MODE");
-		URI fallback = ("IPv6".equalsIgnoreCase(mode)) ? DEFAULT_IPV6_ENDPOINT : DEFAULT_ENDPOINT;
-		return MetadataEndpoints.resolve(this.endpoint, "AWS_EC2_METADATA_SERVICE_ENDPOINT", this.environment,
-				fallback);
+		URI fallback = ("IPv6".equalsIgnoreCase(mode)) ? this.defaultIpv6Endpoint : this.defaultEndpoint;
+		return MetadataEndpoints.resolve(this.endpoint, ENDPOINT_VARIABLE, this.environment, fallback);
 	}
 
 }

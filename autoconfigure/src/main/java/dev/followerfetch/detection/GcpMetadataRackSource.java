@@ -15,17 +15,14 @@
  */
 package dev.followerfetch.detection;
 
-import java.io.IOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import dev.followerfetch.detection.Firmware.Cloud;
 import dev.followerfetch.detection.MetadataHttpClient.MetadataException;
 import dev.followerfetch.detection.MetadataHttpClient.Response;
 
@@ -36,9 +33,8 @@ import org.springframework.util.StringUtils;
  * {@code projects/<number>/zones/<zone>} to requests carrying {@code Metadata-Flavor: Google}.
  * <p>
  * The default endpoint is a host name, and a name lookup cannot be bounded or
- * interrupted. On a machine whose firmware says it is not a Google Compute Engine VM
- * ({@code /sys/class/dmi/id/product_name}, as Google's own client libraries check), the
- * default endpoint is not asked at all. A configured endpoint or {@code GCE_METADATA_HOST}
+ * interrupted. On a machine whose {@link Firmware} says it is not a Google Compute Engine
+ * VM, the default endpoint is not asked at all. A configured endpoint or {@code GCE_METADATA_HOST}
  * always is.
  *
  * @author follower-fetch authors
@@ -46,8 +42,6 @@ import org.springframework.util.StringUtils;
 final class GcpMetadataRackSource extends MetadataRackSource {
 
 	static final URI DEFAULT_ENDPOINT = URI.create("http://metadata.google.internal");
-
-	static final Path PRODUCT_NAME = Path.of("/sys/class/dmi/id/product_name");
 
 	private static final String HOST_VARIABLE = "GCE_METADATA_HOST";
 
@@ -59,21 +53,21 @@ final class GcpMetadataRackSource extends MetadataRackSource {
 
 	private final Function<String, String> environment;
 
-	private final Path productName;
+	private final Firmware firmware;
 
 	private final URI defaultEndpoint;
 
 	GcpMetadataRackSource(MetadataHttpClient client, boolean enabled, URI endpoint,
 			Function<String, String> environment) {
-		this(client, enabled, endpoint, environment, PRODUCT_NAME, DEFAULT_ENDPOINT);
+		this(client, enabled, endpoint, environment, Firmware.SYSTEM, DEFAULT_ENDPOINT);
 	}
 
 	GcpMetadataRackSource(MetadataHttpClient client, boolean enabled, URI endpoint,
-			Function<String, String> environment, Path productName, URI defaultEndpoint) {
+			Function<String, String> environment, Firmware firmware, URI defaultEndpoint) {
 		super("gcp", client, enabled);
 		this.endpoint = endpoint;
 		this.environment = environment;
-		this.productName = productName;
+		this.firmware = firmware;
 		this.defaultEndpoint = defaultEndpoint;
 	}
 
@@ -82,12 +76,9 @@ final class GcpMetadataRackSource extends MetadataRackSource {
 		URI base = MetadataEndpoints.resolve(this.endpoint, HOST_VARIABLE, this.environment, this.defaultEndpoint);
 		boolean chosenByUser = this.endpoint != null
 				|| StringUtils.hasText(MetadataEndpoints.variable(this.environment, HOST_VARIABLE));
-		if (!chosenByUser) {
-			String product = productName(this.productName);
-			if (product != null && !product.contains("Google")) {
-				return RackLookup.notFound("not a Google Compute Engine VM (" + this.productName + " is "
-						+ RackValues.quote(product) + "), so " + this.defaultEndpoint + " was not asked");
-			}
+		String notGoogle = (chosenByUser) ? null : this.firmware.rulesOut(Cloud.GCP);
+		if (notGoogle != null) {
+			return notAsked(notGoogle, base);
 		}
 		URI uri = base.resolve("/computeMetadata/v1/instance/zone");
 		Response response = this.client.send("GET", uri, Map.of(FLAVOR, "Google"), timeout);
@@ -103,24 +94,6 @@ final class GcpMetadataRackSource extends MetadataRackSource {
 					+ ", not projects/<number>/zones/<zone>");
 		}
 		return RackLookup.found("zone", zone);
-	}
-
-	/**
-	 * The product name the machine's firmware reports.
-	 * @param file the DMI product name file
-	 * @return the product name, or {@code null} when the file cannot be read (not Linux, or
-	 * a sandbox that hides it)
-	 */
-	static String productName(Path file) {
-		try {
-			if (!Files.isRegularFile(file) || Files.size(file) > 256) {
-				return null;
-			}
-			return Files.readString(file, StandardCharsets.ISO_8859_1).strip();
-		}
-		catch (IOException | RuntimeException ex) {
-			return null;
-		}
 	}
 
 	/**

@@ -15,6 +15,7 @@
  */
 package dev.followerfetch.detection;
 
+import java.net.URI;
 import java.time.Duration;
 
 import dev.followerfetch.detection.MetadataHttpClient.MetadataException;
@@ -60,6 +61,17 @@ abstract class MetadataRackSource implements RackSource {
 	 * @throws MetadataException on any failure to get a usable answer
 	 */
 	abstract RackLookup query(Duration timeout) throws MetadataException;
+
+	/**
+	 * The answer of a source that did not ask its provider's well-known address because
+	 * the firmware rules that provider out.
+	 * @param reason what the firmware says, from {@link Firmware#rulesOut}
+	 * @param endpoint the address not asked
+	 * @return the lookup
+	 */
+	static RackLookup notAsked(String reason, URI endpoint) {
+		return RackLookup.notFound(reason + ", so " + endpoint + " was not asked");
+	}
 
 	/**
 	 * The time left before a deadline, never negative.

@@ -75,7 +75,7 @@ final class RackDetection {
 					brokerTimeout, "The time allowed to read the brokers' racks must be a positive duration, for example 2s.");
 		}
 		List<RackSource> sources = arrange(available);
-		DetectedRack detected = explicitRack();
+		DetectedRack detected = explicitRack(timeout);
 		if (detected == null) {
 			detected = new RackDetector(sources, timeout, this.selector).detect();
 		}
@@ -83,7 +83,7 @@ final class RackDetection {
 		return detected;
 	}
 
-	private DetectedRack explicitRack() {
+	private DetectedRack explicitRack(Duration timeout) {
 		String configured = this.properties.getRack();
 		for (String prefix : KAFKA_CLIENT_RACK_PREFIXES) {
 			String kafkaRack = Binder.get(this.environment)
@@ -96,14 +96,14 @@ final class RackDetection {
 					logger.warn("follower-fetch.rack=" + configured + " is ignored: " + prefix
 							+ ".client.rack=" + kafkaRack + " is set and an explicit client.rack is never overwritten");
 				}
-				return explicit(kafkaRack, source);
+				return explicit(kafkaRack, source, timeout);
 			}
 		}
 		if (!StringUtils.hasText(configured)) {
 			return null;
 		}
 		try {
-			return explicit(RackValues.validate(configured), "property:follower-fetch.rack");
+			return explicit(RackValues.validate(configured), "property:follower-fetch.rack", timeout);
 		}
 		catch (IllegalArgumentException ex) {
 			String problem = ex.getMessage().replace(RackValues.RULE_NOTE, "");
@@ -112,10 +112,14 @@ final class RackDetection {
 		}
 	}
 
-	private static DetectedRack explicit(String rack, String source) {
-		return new DetectedRack(rack, source, null, null,
-				List.of(new Attempt(source, Outcome.FOUND, null, List.of(new RackCandidate(rack, "explicit")))),
-				Duration.ZERO);
+	private DetectedRack explicit(String rack, String source, Duration timeout) {
+		long start = System.nanoTime();
+		RackCandidate candidate = new RackCandidate(rack, "explicit");
+		CandidateSelector.Selection selection = (rack.isEmpty()) ? new CandidateSelector.Selection(candidate, null, null)
+				: this.selector.select(source, List.of(candidate), timeout);
+		return new DetectedRack(rack, source, selection.reason(), selection.brokerRacks(),
+				List.of(new Attempt(source, Outcome.FOUND, null, List.of(candidate))),
+				Duration.ofNanos(System.nanoTime() - start));
 	}
 
 	List<RackSource> arrange(List<RackSource> available) {
@@ -165,14 +169,28 @@ final class RackDetection {
 			return;
 		}
 		if (detected.rack().isPresent()) {
-			if (logger.isInfoEnabled()) {
+			String rack = detected.rack().get();
+			Set<String> brokerRacks = detected.brokerRacks().orElse(null);
+			if (brokerRacks != null && brokerRacks.isEmpty()) {
+				logger.warn("Kafka client.rack is " + rack + " (from " + detected.source().get() + "), but none of the "
+						+ "brokers has a broker.rack, so no consumer can read from a follower in its zone. Set broker.rack "
+						+ "on every broker (see rollout.md).");
+			}
+			else if (brokerRacks != null && !brokerRacks.contains(rack)) {
+				logger.warn("Rack mismatch: Kafka client.rack is " + rack + " (from " + detected.source().get()
+						+ ((detected.reason() != null) ? ", " + detected.reason() : "") + "), but the brokers' racks are "
+						+ brokerRacks + ". Consumers will read from partition leaders across zones until client.rack "
+						+ "matches a broker rack; set follower-fetch.rack to this zone's broker rack, or fix the source "
+						+ "or broker.rack.");
+			}
+			else if (logger.isInfoEnabled()) {
 				String consulted = detected.attempts()
 					.stream()
 					.filter((attempt) -> attempt.outcome() != Outcome.SKIPPED
 							&& !attempt.source().startsWith("property:"))
 					.map(Attempt::toString)
 					.collect(Collectors.joining("; "));
-				logger.info("Kafka client.rack is " + detected.rack().get() + " (from " + detected.source().get()
+				logger.info("Kafka client.rack is " + rack + " (from " + detected.source().get()
 						+ ((detected.reason() != null) ? ", " + detected.reason() : "")
 						+ ((consulted.isEmpty()) ? "" : ", found in " + detected.elapsed().toMillis() + " ms; " + consulted)
 						+ ")");

@@ -37,7 +37,9 @@ import dev.followerfetch.detection.DetectedRack.Outcome;
  * Asks the sources in priority order and returns the first valid answer. Remote sources
  * are all started together at the first remote source in the order and share one
  * wall-clock budget; a higher-priority answer wins even when a lower one came first, and
- * nothing remote is started when a local source of higher priority answers.
+ * nothing remote is started when a local source of higher priority answers. Choosing
+ * among the winner's candidates gets what is left of the budget, so detection as a whole
+ * stays within it.
  *
  * @author follower-fetch authors
  */
@@ -86,13 +88,13 @@ final class RackDetector {
 				executor.shutdownNow();
 			}
 		}
-		Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
 		if (winner == null) {
-			return new DetectedRack(null, null, null, null, attempts, elapsed);
+			return new DetectedRack(null, null, null, null, attempts, Duration.ofNanos(System.nanoTime() - start));
 		}
-		CandidateSelector.Selection selection = this.selector.select(winner.source(), winner.candidates());
+		CandidateSelector.Selection selection = this.selector.select(winner.source(), winner.candidates(),
+				MetadataRackSource.remaining(deadline));
 		return new DetectedRack(selection.candidate().rack(), winner.source() + ":" + selection.candidate().attribute(),
-				selection.reason(), selection.brokerRacks(), attempts, elapsed);
+				selection.reason(), selection.brokerRacks(), attempts, Duration.ofNanos(System.nanoTime() - start));
 	}
 
 	private ExecutorService startRemote(List<RackSource> candidates, Map<RackSource, Future<RackLookup>> futures,

@@ -19,6 +19,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Supplier;
 
+import dev.followerfetch.policy.ConsumerKind;
+
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
@@ -30,6 +32,9 @@ import org.springframework.boot.health.contributor.Status;
  * @author follower-fetch authors
  */
 final class FollowerFetchHealthIndicator extends AbstractHealthIndicator {
+
+	private static final Map<ConsumerKind, String> SECTIONS = Map.of(ConsumerKind.LISTENER, "listeners",
+			ConsumerKind.STREAMS, "streams", ConsumerKind.BINDING, "bindings", ConsumerKind.OTHER, "otherConsumers");
 
 	private final Supplier<FollowerFetchSnapshot> snapshot;
 
@@ -53,16 +58,21 @@ final class FollowerFetchHealthIndicator extends AbstractHealthIndicator {
 			return;
 		}
 		builder.withDetail("brokerRacks", snapshot.brokerRacks()).withDetail("selector", snapshot.selector());
-		Map<String, Object> listeners = new LinkedHashMap<>();
-		snapshot.listeners().forEach((id, reads) -> listeners.put(id, details(reads)));
-		builder.withDetail("listeners", listeners);
+		for (ConsumerKind kind : ConsumerKind.values()) {
+			Map<String, ConsumerReads> reads = snapshot.of(kind);
+			if (kind == ConsumerKind.LISTENER || !reads.isEmpty()) {
+				Map<String, Object> section = new LinkedHashMap<>();
+				reads.forEach((name, consumerReads) -> section.put(name, details(consumerReads)));
+				builder.withDetail(SECTIONS.get(kind), section);
+			}
+		}
 		if (!snapshot.problems().isEmpty()) {
 			builder.withDetail("problems", snapshot.problems());
 		}
 		builder.withDetail("updatedAt", snapshot.takenAt().toString());
 	}
 
-	private static Map<String, Object> details(ListenerReads reads) {
+	private static Map<String, Object> details(ConsumerReads reads) {
 		Map<String, Object> details = new LinkedHashMap<>();
 		details.put("policy", reads.policy().name());
 		details.put("partitions", reads.partitions());
@@ -78,8 +88,12 @@ final class FollowerFetchHealthIndicator extends AbstractHealthIndicator {
 		if (!reads.laggingPartitions().isEmpty()) {
 			details.put("laggingPartitions", reads.laggingPartitions());
 		}
+		if (!reads.uncoveredPartitions().isEmpty()) {
+			details.put("uncoveredPartitions", reads.uncoveredPartitions());
+		}
 		details.put("localBytes", reads.localBytes());
 		details.put("remoteBytes", reads.remoteBytes());
+		details.putAll(reads.details());
 		return details;
 	}
 

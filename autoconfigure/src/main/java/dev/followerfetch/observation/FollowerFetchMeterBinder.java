@@ -21,20 +21,26 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.followerfetch.detection.DetectedRack;
+import dev.followerfetch.policy.ConsumerKind;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.BaseUnits;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
 /**
  * Meters over the {@link ReadLocalityMonitor}'s snapshot: partitions read in and out of
- * zone per listener, bytes received from each side, the rack in use and the state. Meters of a
- * listener are registered when the listener first appears in a snapshot.
+ * zone per listener, Streams application, binding or other consumer (its {@code kind}
+ * tag), bytes received from each side, the rack in use and the state. Meters of a
+ * consumer are registered when it first appears in a snapshot; other consumers are named
+ * by client id, so at most {@value #MAX_OTHER_CONSUMERS} of them get meters.
  *
  * @author follower-fetch authors
  */
 final class FollowerFetchMeterBinder implements MeterBinder {
+
+	static final int MAX_OTHER_CONSUMERS = 100;
 
 	private final ReadLocalityMonitor monitor;
 
@@ -43,6 +49,8 @@ final class FollowerFetchMeterBinder implements MeterBinder {
 	private final Set<MeterRegistry> registries = ConcurrentHashMap.newKeySet();
 
 	private final Set<String> bound = ConcurrentHashMap.newKeySet();
+
+	private final Set<String> boundOthers = ConcurrentHashMap.newKeySet();
 
 	FollowerFetchMeterBinder(ReadLocalityMonitor monitor, DetectedRack detectedRack) {
 		this.monitor = monitor;
@@ -68,31 +76,42 @@ final class FollowerFetchMeterBinder implements MeterBinder {
 	}
 
 	void bindListeners(FollowerFetchSnapshot snapshot) {
-		for (Map.Entry<String, ListenerReads> entry : snapshot.listeners().entrySet()) {
-			String id = entry.getKey();
-			String policy = entry.getValue().policy().name().toLowerCase(Locale.ROOT);
+		for (ConsumerReads reads : snapshot.all()) {
+			ConsumerKind kind = reads.kind();
+			String name = reads.name();
+			String policy = reads.policy().name().toLowerCase(Locale.ROOT);
+			if (kind == ConsumerKind.OTHER && !this.boundOthers.contains(name)) {
+				if (this.boundOthers.size() >= MAX_OTHER_CONSUMERS) {
+					continue;
+				}
+				this.boundOthers.add(name);
+			}
 			for (MeterRegistry registry : this.registries) {
-				if (!this.bound.add(id + "@" + System.identityHashCode(registry))) {
+				if (!this.bound.add(kind.tag() + ":" + name + "@" + System.identityHashCode(registry))) {
 					continue;
 				}
 				for (boolean local : new boolean[] { true, false }) {
-					String zone = local ? "local" : "remote";
-					Gauge.builder("follower.fetch.partitions", this.monitor, (monitor) -> partitions(monitor, id, local))
+					Tags tags = Tags.of("listener", name, "kind", kind.tag(), "policy", policy, "zone",
+							local ? "local" : "remote");
+					Gauge
+						.builder("follower.fetch.partitions", this.monitor,
+								(monitor) -> partitions(monitor, kind, name, local))
 						.description("Assigned partitions last read from a broker in this zone (local) or another (remote)")
-						.tags("listener", id, "policy", policy, "zone", zone)
+						.tags(tags)
 						.register(registry);
-					FunctionCounter.builder("follower.fetch.bytes", this.monitor, (monitor) -> monitor.bytes(id, local))
+					FunctionCounter
+						.builder("follower.fetch.bytes", this.monitor, (monitor) -> monitor.bytes(kind, name, local))
 						.description("Bytes received from brokers in this zone (local) or another (remote)")
 						.baseUnit(BaseUnits.BYTES)
-						.tags("listener", id, "zone", zone)
+						.tags(tags)
 						.register(registry);
 				}
 			}
 		}
 	}
 
-	private static double partitions(ReadLocalityMonitor monitor, String id, boolean local) {
-		ListenerReads reads = monitor.snapshot().listeners().get(id);
+	private static double partitions(ReadLocalityMonitor monitor, ConsumerKind kind, String name, boolean local) {
+		ConsumerReads reads = monitor.snapshot().of(kind).get(name);
 		if (reads == null) {
 			return 0;
 		}

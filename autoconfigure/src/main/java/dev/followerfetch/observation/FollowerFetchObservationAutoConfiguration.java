@@ -24,19 +24,27 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.followerfetch.FollowerFetchProperties;
+import dev.followerfetch.Policy;
+import dev.followerfetch.application.BinderBindings;
+import dev.followerfetch.application.BinderClientRackAutoConfiguration;
 import dev.followerfetch.application.ClientRackAutoConfiguration;
 import dev.followerfetch.application.ListenerContainers;
+import dev.followerfetch.application.StreamsApplications;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
 import dev.followerfetch.observation.ReadLocalityMonitor.MonitorSettings;
+import dev.followerfetch.policy.ClientRackDecider;
 import dev.followerfetch.policy.FetchPolicyAutoConfiguration;
 import dev.followerfetch.policy.ListenerPolicies;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.apache.kafka.streams.KafkaStreams;
 
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -47,6 +55,8 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.annotation.Order;
+import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 import org.springframework.kafka.core.ConsumerFactory;
 import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.util.StringUtils;
@@ -59,7 +69,7 @@ import org.springframework.util.StringUtils;
  * @author follower-fetch authors
  */
 @AutoConfiguration(after = { RackDetectionAutoConfiguration.class, ClientRackAutoConfiguration.class,
-		FetchPolicyAutoConfiguration.class })
+		FetchPolicyAutoConfiguration.class, BinderClientRackAutoConfiguration.class })
 @ConditionalOnClass(ConsumerFactory.class)
 @EnableConfigurationProperties(FollowerFetchProperties.class)
 public final class FollowerFetchObservationAutoConfiguration {
@@ -70,8 +80,8 @@ public final class FollowerFetchObservationAutoConfiguration {
 
 		@Bean
 		ReadLocalityMonitor followerFetchReadLocalityMonitor(FollowerFetchProperties properties,
-				ObjectProvider<DetectedRack> detectedRack, ListenerContainers containers, ListenerPolicies policies,
-				ObjectProvider<KafkaAdmin> kafkaAdmin) {
+				ObjectProvider<DetectedRack> detectedRack, ObjectProvider<ObservedConsumers> sources,
+				ObjectProvider<KafkaAdmin> kafkaAdmin, ObjectProvider<ClientRackDecider> decider) {
 			FollowerFetchProperties.Observation observation = properties.getObservation();
 			requirePositive("follower-fetch.observation.refresh-interval", observation.getRefreshInterval(), "30s");
 			requirePositive("follower-fetch.observation.timeout", observation.getTimeout(), "5s");
@@ -88,8 +98,25 @@ public final class FollowerFetchObservationAutoConfiguration {
 					observation.getTimeout());
 			MonitorSettings settings = new MonitorSettings(observation.getRefreshInterval(),
 					observation.getFallbackGrace(), observation.getTimeout(), observation.getMaxListedPartitions());
-			return new ReadLocalityMonitor(detectedRack::getObject, containers::all, policies, inspectors,
-					ListenerContainers::consumerConfig, settings, Clock.systemUTC());
+			OtherConsumers others = observation.isOtherConsumers() ? otherConsumers(properties, decider) : null;
+			return new ReadLocalityMonitor(detectedRack::getObject, () -> sources.orderedStream().toList(), others,
+					inspectors, settings, Clock.systemUTC());
+		}
+
+		@Bean
+		@Order(0)
+		ListenerConsumers followerFetchListenerConsumers(ListenerContainers containers, ListenerPolicies policies) {
+			return new ListenerConsumers(containers::all, policies);
+		}
+
+		private static OtherConsumers otherConsumers(FollowerFetchProperties properties,
+				ObjectProvider<ClientRackDecider> decider) {
+			Policy defaultPolicy = (properties.getPolicy().getDefault() != null) ? properties.getPolicy().getDefault()
+					: Policy.LOCALITY;
+			return new OtherConsumers(new ConsumerMetricsReader(), () -> {
+				ClientRackDecider rackDecider = decider.getIfAvailable();
+				return (rackDecider != null) ? rackDecider.configuredConsumers() : List.of();
+			}, () -> defaultPolicy);
 		}
 
 		private static Map<String, Object> adminConfig(ObjectProvider<KafkaAdmin> kafkaAdmin) {
@@ -105,6 +132,32 @@ public final class FollowerFetchObservationAutoConfiguration {
 				throw new InvalidConfigurationPropertyValueException(property, value,
 						"Must be a positive duration, for example " + example + ".");
 			}
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnBean(BinderBindings.class)
+	static class BindingsConfiguration {
+
+		@Bean
+		@Order(2)
+		BindingConsumers followerFetchBindingConsumers(BinderBindings bindings) {
+			return new BindingConsumers(bindings);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass({ KafkaStreams.class, StreamsBuilderFactoryBean.class })
+	@ConditionalOnBooleanProperty(name = "follower-fetch.enabled", matchIfMissing = true)
+	static class StreamsConsumersConfiguration {
+
+		@Bean
+		@Order(1)
+		StreamsConsumers followerFetchStreamsConsumers(ListableBeanFactory beanFactory,
+				ObjectProvider<StreamsApplications> applications) {
+			return new StreamsConsumers(beanFactory, applications);
 		}
 
 	}

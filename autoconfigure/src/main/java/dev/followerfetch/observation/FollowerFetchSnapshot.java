@@ -17,11 +17,14 @@ package dev.followerfetch.observation;
 
 import java.time.Instant;
 import java.util.Collections;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+
+import dev.followerfetch.policy.ConsumerKind;
 
 /**
  * One refresh's answer to "is follower fetching working, and what is it saving?". The
@@ -32,18 +35,46 @@ import java.util.TreeSet;
  * @param source where the rack came from, or {@code null}
  * @param brokerRacks the distinct broker racks, empty when unknown
  * @param selector what the brokers' replica selectors are, in words
- * @param listeners what each listener reads, by listener id
+ * @param consumers what each consumer of the application reads, by kind and name
  * @param problems what went wrong reading the facts, in words
  * @param takenAt when the snapshot was taken
  * @author follower-fetch authors
  */
 public record FollowerFetchSnapshot(FollowerFetchState state, String rack, String source, Set<String> brokerRacks,
-		String selector, Map<String, ListenerReads> listeners, List<String> problems, Instant takenAt) {
+		String selector, Map<ConsumerKind, Map<String, ConsumerReads>> consumers, List<String> problems,
+		Instant takenAt) {
 
 	public FollowerFetchSnapshot {
 		brokerRacks = Collections.unmodifiableSortedSet(new TreeSet<>(brokerRacks));
-		listeners = Collections.unmodifiableSortedMap(new TreeMap<>(listeners));
+		Map<ConsumerKind, Map<String, ConsumerReads>> sections = new EnumMap<>(ConsumerKind.class);
+		consumers.forEach((kind, reads) -> sections.put(kind, Collections.unmodifiableSortedMap(new TreeMap<>(reads))));
+		consumers = Collections.unmodifiableMap(sections);
 		problems = List.copyOf(problems);
+	}
+
+	/**
+	 * What each listener reads.
+	 * @return the listeners' reads, by listener id
+	 */
+	public Map<String, ConsumerReads> listeners() {
+		return of(ConsumerKind.LISTENER);
+	}
+
+	/**
+	 * What the consumers of one kind read.
+	 * @param kind how the application consumes
+	 * @return their reads, by name
+	 */
+	public Map<String, ConsumerReads> of(ConsumerKind kind) {
+		return this.consumers.getOrDefault(kind, Map.of());
+	}
+
+	/**
+	 * What every consumer of the application reads, whatever its kind.
+	 * @return all reads
+	 */
+	public List<ConsumerReads> all() {
+		return this.consumers.values().stream().flatMap((reads) -> reads.values().stream()).toList();
 	}
 
 }

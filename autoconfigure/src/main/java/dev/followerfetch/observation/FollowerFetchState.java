@@ -65,6 +65,13 @@ public enum FollowerFetchState {
 	FALLBACK(true),
 
 	/**
+	 * A consumer the starter did not configure (built by the application or a library
+	 * without the detected rack) reads partitions that have an in-zone in-sync replica
+	 * across zones, for longer than the grace period, and declared no freshness policy.
+	 */
+	UNCOVERED(true),
+
+	/**
 	 * follower-fetch is switched off.
 	 */
 	DISABLED(false);

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -28,7 +29,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -37,31 +37,30 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
-import dev.followerfetch.Policy;
 import dev.followerfetch.detection.DetectedRack;
-import dev.followerfetch.policy.ListenerPolicies;
+import dev.followerfetch.observation.ReadLocalityJudge.Judged;
+import dev.followerfetch.observation.ReadLocalityJudge.Subject;
+import dev.followerfetch.policy.ConsumerKind;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.apache.kafka.common.Metric;
-import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
 
 import org.springframework.context.SmartLifecycle;
-import org.springframework.kafka.listener.MessageListenerContainer;
 
 /**
- * Keeps a {@link FollowerFetchSnapshot} fresh in the background: every refresh reads the
- * listener containers' own client metrics (preferred read replica per partition, bytes
- * per broker) and the cluster's facts (broker racks, replica selectors, partition
- * placement), and derives where each listener reads from. A partition counts once its
- * consumer has processed a fetch answer for it (its {@code records-lag} metric exists):
- * the read-replica gauge says -1 from the assignment on, before the leader has named a
- * follower. Nothing here runs on a request
- * thread; readers get the last snapshot.
+ * Keeps a {@link FollowerFetchSnapshot} fresh in the background. Every refresh asks each
+ * {@link ObservedConsumers} source for the application's consumers and reads their client
+ * metrics ({@link ConsumerMetricsReader}); consumers no source accounts for are found in
+ * JMX, attributed to a consumer configured through the {@code ClientRackDecider} when
+ * their client id matches one, and otherwise reported by client id. It reads the
+ * clusters' facts (broker racks, replica selectors, partition placement) and has each
+ * consumer and the whole application judged ({@link ReadLocalityJudge}). This class
+ * schedules and keeps what must outlive a refresh: the last cluster views, the byte
+ * totals, when a partition started to be read across zones. Nothing here runs on a
+ * request thread; readers get the last snapshot.
  *
  * @author follower-fetch authors
  */
@@ -69,27 +68,21 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 
 	private static final Log logger = LogFactory.getLog(ReadLocalityMonitor.class);
 
-	private static final String FETCH_GROUP = "consumer-fetch-manager-metrics";
-
-	private static final String NODE_GROUP = "consumer-node-metrics";
-
 	private final Supplier<DetectedRack> detectedRack;
 
-	private final Supplier<Collection<MessageListenerContainer>> containers;
-
-	private final ListenerPolicies policies;
+	private final Supplier<List<ObservedConsumers>> sources;
 
 	private final ClusterInspectors inspectors;
-
-	private final Function<MessageListenerContainer, Map<String, Object>> consumerConfig;
 
 	private final MonitorSettings settings;
 
 	private final Clock clock;
 
-	private final Map<String, LastTotal> lastByteTotals = new HashMap<>();
+	private final OtherConsumers others;
 
-	private final Map<String, ByteTotals> byteTotals = new ConcurrentHashMap<>();
+	private final ReadLocalityJudge judge;
+
+	private final ReceivedBytes receivedBytes = new ReceivedBytes();
 
 	private final Map<String, Long> crossZoneSince = new HashMap<>();
 
@@ -103,17 +96,20 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 
 	private volatile ScheduledExecutorService scheduler;
 
-	ReadLocalityMonitor(Supplier<DetectedRack> detectedRack, Supplier<Collection<MessageListenerContainer>> containers,
-			ListenerPolicies policies, ClusterInspectors inspectors,
-			Function<MessageListenerContainer, Map<String, Object>> consumerConfig, MonitorSettings settings,
-			Clock clock) {
+	ReadLocalityMonitor(Supplier<DetectedRack> detectedRack, Supplier<List<ObservedConsumers>> sources,
+			ClusterInspectors inspectors, MonitorSettings settings, Clock clock) {
+		this(detectedRack, sources, null, inspectors, settings, clock);
+	}
+
+	ReadLocalityMonitor(Supplier<DetectedRack> detectedRack, Supplier<List<ObservedConsumers>> sources,
+			OtherConsumers others, ClusterInspectors inspectors, MonitorSettings settings, Clock clock) {
 		this.detectedRack = detectedRack;
-		this.containers = containers;
-		this.policies = policies;
+		this.sources = sources;
+		this.others = others;
 		this.inspectors = inspectors;
-		this.consumerConfig = consumerConfig;
 		this.settings = settings;
 		this.clock = clock;
+		this.judge = new ReadLocalityJudge(settings.maxListedPartitions());
 		this.snapshot = new FollowerFetchSnapshot(FollowerFetchState.STARTING, null, null, Set.of(), "unknown",
 				Map.of(), List.of("not refreshed yet"), clock.instant());
 	}
@@ -127,15 +123,16 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 	}
 
 	/**
-	 * Bytes received by one listener's consumers since start-up, from brokers in this zone
-	 * or in others. Monotonic across consumer restarts and rebalances.
-	 * @param listenerId the listener id
+	 * Bytes received by one listener's, Streams application's, binding's or other
+	 * consumer's clients since start-up, from brokers in this zone or in others. Monotonic
+	 * across consumer restarts and rebalances.
+	 * @param kind how the application consumes
+	 * @param name the listener id, application id, binding name or client id
 	 * @param local {@code true} for bytes from this zone
 	 * @return the byte count
 	 */
-	public double bytes(String listenerId, boolean local) {
-		ByteTotals totals = this.byteTotals.get(listenerId);
-		return (totals != null) ? (local ? totals.local : totals.remote) : 0;
+	public double bytes(ConsumerKind kind, String name, boolean local) {
+		return this.receivedBytes.total(key(kind, name), local);
 	}
 
 	/**
@@ -162,19 +159,21 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 		String rack = detected.rack().filter((value) -> !value.isBlank()).orElse(null);
 		String source = detected.source().orElse(null);
 		List<String> problems = new ArrayList<>();
-		Collection<MessageListenerContainer> all = this.containers.get();
-		Map<ClusterInspector, List<MessageListenerContainer>> byCluster = new LinkedHashMap<>();
+		List<Subject> all = observeAll(problems);
+		if (this.others != null) {
+			all.addAll(this.others.find(all, problems));
+		}
+		Map<ClusterInspector, List<Subject>> byCluster = new LinkedHashMap<>();
 		if (all.isEmpty()) {
-			problems.add("no listener container to observe: only the rack and the brokers are checked");
+			problems.add("no consumer to observe: only the rack and the brokers are checked");
 			byCluster.put(this.inspectors.forConsumers(Map.of()), List.of());
 		}
-		all.forEach((container) -> byCluster
-			.computeIfAbsent(this.inspectors.forConsumers(this.consumerConfig.apply(container)),
-					(inspector) -> new ArrayList<>())
-			.add(container));
+		all.forEach((subject) -> byCluster
+			.computeIfAbsent(this.inspectors.forConsumers(subject.consumer().config()), (inspector) -> new ArrayList<>())
+			.add(subject));
 		Map<ClusterInspector, ClusterView> views = new LinkedHashMap<>();
-		byCluster.forEach((inspector, containers) -> {
-			ClusterView view = inspect(inspector, containers, byCluster.size() > 1, problems);
+		byCluster.forEach((inspector, subjects) -> {
+			ClusterView view = inspect(inspector, subjects, byCluster.size() > 1, problems);
 			if (view != null) {
 				views.put(inspector, view);
 			}
@@ -184,43 +183,96 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 			return new FollowerFetchSnapshot((rack == null) ? FollowerFetchState.NO_RACK : FollowerFetchState.STARTING,
 					rack, source, Set.of(), "unknown", Map.of(), problems, this.clock.instant());
 		}
-		Map<String, ListenerReads> listeners = new LinkedHashMap<>();
-		boolean anyFetched = false;
-		boolean anyLocalityAssigned = false;
-		for (Map.Entry<ClusterInspector, List<MessageListenerContainer>> cluster : byCluster.entrySet()) {
+		Map<ConsumerKind, Map<String, ConsumerReads>> consumers = new EnumMap<>(ConsumerKind.class);
+		List<Judged> judged = new ArrayList<>();
+		Set<String> crossZoneSeen = new HashSet<>();
+		long now = System.nanoTime();
+		for (Map.Entry<ClusterInspector, List<Subject>> cluster : byCluster.entrySet()) {
 			ClusterView view = views.getOrDefault(cluster.getKey(), ClusterView.UNKNOWN);
-			for (MessageListenerContainer container : cluster.getValue()) {
-				String id = container.getListenerId();
-				if (id == null) {
-					continue;
-				}
-				Policy policy = this.policies.of(container).policy();
-				Reads reads = reads(id, policy, container, view, rack);
-				listeners.put(id, reads.summary());
-				anyFetched |= reads.fetched;
-				anyLocalityAssigned |= policy == Policy.LOCALITY && reads.summary().partitions() > 0;
+			for (Subject subject : cluster.getValue()) {
+				String key = key(subject.consumer().kind(), subject.consumer().name());
+				ReceivedBytes.Totals bytes = this.receivedBytes.count(key, subject.clients(), view, rack);
+				Judged reads = this.judge.judge(subject, view, rack,
+						(tp) -> beyondGrace(key + "|" + tp, now, crossZoneSeen), bytes);
+				judged.add(reads);
+				consumers.computeIfAbsent(reads.summary().kind(), (kind) -> new LinkedHashMap<>())
+					.put(reads.summary().name(), reads.summary());
 			}
 		}
+		this.crossZoneSince.keySet().retainAll(crossZoneSeen);
 		Set<String> racks = views.values()
 			.stream()
 			.flatMap((view) -> view.racks().stream())
 			.collect(Collectors.toCollection(TreeSet::new));
-		FollowerFetchState state = state(rack, views.values(), racks, listeners, anyFetched, anyLocalityAssigned);
-		return new FollowerFetchSnapshot(state, rack, source, racks, describeSelectors(views), listeners, problems,
+		FollowerFetchState state = ReadLocalityJudge.state(rack, views.values(), racks, judged);
+		return new FollowerFetchSnapshot(state, rack, source, racks, describeSelectors(views), consumers, problems,
 				this.clock.instant());
 	}
 
+	private boolean beyondGrace(String key, long now, Set<String> seen) {
+		seen.add(key);
+		long since = this.crossZoneSince.computeIfAbsent(key, (k) -> now);
+		return now - since >= this.settings.fallbackGrace().toNanos();
+	}
+
 	/**
-	 * Read one cluster's facts for the topics its listeners are assigned, or the last ones
+	 * Ask every source for its consumers, and read each one's metrics once for this
+	 * refresh. A source that fails is reported, not fatal.
+	 */
+	private List<Subject> observeAll(List<String> problems) {
+		List<Subject> all = new ArrayList<>();
+		Set<String> names = new HashSet<>();
+		for (ObservedConsumers source : this.sources.get()) {
+			Collection<ObservedConsumer> found;
+			try {
+				found = source.find();
+			}
+			catch (RuntimeException ex) {
+				problems.add("could not list the consumers of " + source.getClass().getSimpleName() + ": "
+						+ ClusterInspector.describe(ex));
+				continue;
+			}
+			for (ObservedConsumer consumer : found) {
+				if (consumer.name() == null || !names.add(key(consumer.kind(), consumer.name()))) {
+					continue;
+				}
+				Map<String, ClientMetrics> clients;
+				try {
+					clients = ConsumerMetricsReader.fromMetrics(consumer.metrics().get());
+				}
+				catch (RuntimeException ex) {
+					clients = Map.of();
+				}
+				all.add(new Subject(consumer, true, assigned(consumer, clients.values()), clients.values()));
+			}
+		}
+		return all;
+	}
+
+	private static Collection<TopicPartition> assigned(ObservedConsumer consumer, Collection<ClientMetrics> clients) {
+		if (consumer.assigned() != null) {
+			return consumer.assigned();
+		}
+		Set<TopicPartition> named = new HashSet<>();
+		clients.forEach((client) -> named.addAll(client.readReplicas().keySet()));
+		return named;
+	}
+
+	private static String key(ConsumerKind kind, String name) {
+		return kind.tag() + ":" + name;
+	}
+
+	/**
+	 * Read one cluster's facts for the topics its consumers are assigned, or the last ones
 	 * read when the brokers do not answer.
 	 */
-	private ClusterView inspect(ClusterInspector inspector, List<MessageListenerContainer> containers,
-			boolean severalClusters, List<String> problems) {
+	private ClusterView inspect(ClusterInspector inspector, List<Subject> subjects, boolean severalClusters,
+			List<String> problems) {
 		String cluster = this.inspectors.clusterOf(inspector);
 		String of = (cluster != null) ? " of " + cluster : (severalClusters ? " of the application's KafkaAdmin" : "");
 		String brokers = "brokers" + of;
 		Set<String> topics = new TreeSet<>();
-		containers.forEach((container) -> assigned(container).forEach((tp) -> topics.add(tp.topic())));
+		subjects.forEach((subject) -> subject.assigned().forEach((tp) -> topics.add(tp.topic())));
 		if (Thread.currentThread().isInterrupted()) {
 			return this.lastViews.get(inspector);
 		}
@@ -250,149 +302,6 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 		return view;
 	}
 
-	private FollowerFetchState state(String rack, Collection<ClusterView> views, Set<String> racks,
-			Map<String, ListenerReads> listeners, boolean anyFetched, boolean anyLocalityAssigned) {
-		if (rack == null) {
-			return FollowerFetchState.NO_RACK;
-		}
-		if (views.stream()
-			.flatMap((view) -> view.selectors().values().stream())
-			.anyMatch((selector) -> !selector.rackAware())) {
-			return FollowerFetchState.SELECTOR_DISABLED;
-		}
-		if (!racks.contains(rack)) {
-			return FollowerFetchState.RACK_MISMATCH;
-		}
-		if (anyLocalityAssigned && !anyFetched) {
-			return FollowerFetchState.STARTING;
-		}
-		if (listeners.values().stream().anyMatch((reads) -> !reads.laggingPartitions().isEmpty())) {
-			return FollowerFetchState.LAGGING;
-		}
-		if (listeners.values().stream().anyMatch((reads) -> !reads.fallbackPartitions().isEmpty())) {
-			return FollowerFetchState.FALLBACK;
-		}
-		if (listeners.values().stream().anyMatch((reads) -> reads.placementGapCount() > 0)) {
-			return FollowerFetchState.PARTIAL;
-		}
-		return FollowerFetchState.ACTIVE;
-	}
-
-	private Reads reads(String id, Policy policy, MessageListenerContainer container, ClusterView view,
-			String rack) {
-		Collection<TopicPartition> assigned = assigned(container);
-		Map<String, Map<MetricName, ? extends Metric>> metrics = metrics(container);
-		Map<TopicPartition, Integer> readReplica = new HashMap<>();
-		Set<TopicPartition> answered = new HashSet<>();
-		metrics.forEach((clientId, clientMetrics) -> clientMetrics.forEach((name, metric) -> {
-			if (!name.group().equals(FETCH_GROUP) || !name.tags().containsKey("topic")
-					|| !name.tags().containsKey("partition")) {
-				return;
-			}
-			TopicPartition tp = new TopicPartition(name.tags().get("topic"),
-					Integer.parseInt(name.tags().get("partition")));
-			if (name.name().equals("preferred-read-replica") && metric.metricValue() instanceof Number value) {
-				readReplica.put(tp, value.intValue());
-			}
-			else if (name.name().equals("records-lag")) {
-				answered.add(tp);
-			}
-		}));
-		int local = 0;
-		int cross = 0;
-		boolean fetched = false;
-		List<String> gaps = new ArrayList<>();
-		List<String> fallback = new ArrayList<>();
-		List<String> lagging = new ArrayList<>();
-		long now = System.nanoTime();
-		Set<String> seenKeys = new HashSet<>();
-		for (TopicPartition tp : assigned) {
-			ClusterView.Placement placement = view.partitions().get(tp);
-			Integer replica = readReplica.get(tp);
-			boolean inZoneIsr = placement != null && rack != null
-					&& placement.isr().stream().anyMatch((broker) -> rack.equals(view.rackOf(broker)));
-			if (policy == Policy.LOCALITY && placement != null && !inZoneIsr) {
-				gaps.add(tp.toString());
-			}
-			if (replica == null || placement == null || !answered.contains(tp)) {
-				continue;
-			}
-			fetched = true;
-			int readFrom = (replica >= 0) ? replica : placement.leader();
-			if (replica >= 0 && !placement.isr().contains(replica)) {
-				lagging.add(tp.toString());
-			}
-			boolean inZone = rack != null && rack.equals(view.rackOf(readFrom));
-			if (inZone) {
-				local++;
-			}
-			else {
-				cross++;
-			}
-			String key = id + "|" + tp;
-			if (policy == Policy.LOCALITY && inZoneIsr && !inZone) {
-				seenKeys.add(key);
-				long since = this.crossZoneSince.computeIfAbsent(key, (k) -> now);
-				if (now - since >= this.settings.fallbackGrace().toNanos()) {
-					fallback.add(tp.toString());
-				}
-			}
-		}
-		this.crossZoneSince.keySet().removeIf((key) -> key.startsWith(id + "|") && !seenKeys.contains(key));
-		ByteTotals totals = countBytes(id, metrics, view, rack);
-		int gapCount = gaps.size();
-		List<String> listedGaps = gaps.stream().sorted().limit(this.settings.maxListedPartitions()).toList();
-		ListenerReads summary = new ListenerReads(id, policy, assigned.size(), local, cross, listedGaps, gapCount,
-				fallback.stream().sorted().limit(this.settings.maxListedPartitions()).toList(),
-				lagging.stream().sorted().limit(this.settings.maxListedPartitions()).toList(), (long) totals.local,
-				(long) totals.remote);
-		return new Reads(summary, fetched);
-	}
-
-	private ByteTotals countBytes(String id, Map<String, Map<MetricName, ? extends Metric>> metrics, ClusterView view,
-			String rack) {
-		ByteTotals totals = this.byteTotals.computeIfAbsent(id, (key) -> new ByteTotals());
-		Set<String> seen = new HashSet<>();
-		metrics.forEach((clientId, clientMetrics) -> clientMetrics.forEach((name, metric) -> {
-			if (!name.group().equals(NODE_GROUP) || !name.name().equals("incoming-byte-total")) {
-				return;
-			}
-			String node = name.tags().get("node-id");
-			if (node == null || !node.startsWith("node-")) {
-				return;
-			}
-			int brokerId;
-			try {
-				brokerId = Integer.parseInt(node.substring("node-".length()));
-			}
-			catch (NumberFormatException ex) {
-				return;
-			}
-			if (!(metric.metricValue() instanceof Number value)) {
-				return;
-			}
-			String key = id + "|" + clientId + "|" + brokerId;
-			seen.add(key);
-			double current = value.doubleValue();
-			LastTotal last = this.lastByteTotals.put(key, new LastTotal(metric, current));
-			boolean sameCounter = last != null && last.metric() == metric && current >= last.value();
-			double delta = sameCounter ? current - last.value() : current;
-			if (!view.brokerRacks().containsKey(brokerId)) {
-				// a coordinator connection, or a broker the last refresh did not see: its
-				// total is kept so that its bytes are never counted twice, but not counted
-				return;
-			}
-			if (rack != null && rack.equals(view.rackOf(brokerId))) {
-				totals.local += delta;
-			}
-			else {
-				totals.remote += delta;
-			}
-		}));
-		this.lastByteTotals.keySet().removeIf((key) -> key.startsWith(id + "|") && !seen.contains(key));
-		return totals;
-	}
-
 	private String describeSelectors(Map<ClusterInspector, ClusterView> views) {
 		if (views.size() == 1) {
 			return describeSelectors(views.values().iterator().next());
@@ -419,20 +328,6 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 			.stream()
 			.map((entry) -> entry.getKey() + " on brokers " + entry.getValue().stream().sorted().toList())
 			.collect(Collectors.joining("; "));
-	}
-
-	private static Collection<TopicPartition> assigned(MessageListenerContainer container) {
-		Collection<TopicPartition> assigned = container.getAssignedPartitions();
-		return (assigned != null) ? assigned : List.of();
-	}
-
-	private static Map<String, Map<MetricName, ? extends Metric>> metrics(MessageListenerContainer container) {
-		try {
-			return container.metrics();
-		}
-		catch (RuntimeException ex) {
-			return Map.of();
-		}
 	}
 
 	@Override
@@ -516,22 +411,6 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 	 */
 	record MonitorSettings(Duration refreshInterval, Duration fallbackGrace, Duration timeout,
 			int maxListedPartitions) {
-
-	}
-
-	private record Reads(ListenerReads summary, boolean fetched) {
-
-	}
-
-	private record LastTotal(Metric metric, double value) {
-
-	}
-
-	private static final class ByteTotals {
-
-		private volatile double local;
-
-		private volatile double remote;
 
 	}
 

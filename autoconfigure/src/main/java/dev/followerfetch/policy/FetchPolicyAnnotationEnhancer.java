@@ -24,14 +24,11 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Properties;
 
 import dev.followerfetch.FetchPolicy;
-import dev.followerfetch.FollowerFetchProperties;
 import dev.followerfetch.Policy;
-import dev.followerfetch.detection.DetectedRack;
-import dev.followerfetch.policy.ListenerPolicy.Origin;
+import dev.followerfetch.policy.ConsumerPolicy.Origin;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -60,16 +57,12 @@ final class FetchPolicyAnnotationEnhancer implements AnnotationEnhancer {
 
 	static final String MARKER = "dev.followerfetch.internal.policy";
 
-	private final ObjectProvider<FollowerFetchProperties> properties;
-
-	private final ObjectProvider<DetectedRack> detectedRack;
+	private final ObjectProvider<ClientRackDecider> decider;
 
 	private final Environment environment;
 
-	FetchPolicyAnnotationEnhancer(ObjectProvider<FollowerFetchProperties> properties,
-			ObjectProvider<DetectedRack> detectedRack, Environment environment) {
-		this.properties = properties;
-		this.detectedRack = detectedRack;
+	FetchPolicyAnnotationEnhancer(ObjectProvider<ClientRackDecider> decider, Environment environment) {
+		this.decider = decider;
 		this.environment = environment;
 	}
 
@@ -85,39 +78,31 @@ final class FetchPolicyAnnotationEnhancer implements AnnotationEnhancer {
 		if (setsClientRack(consumerProperties)) {
 			return attributes;
 		}
-		Decision decision = fromProperty(attributes.get("id")).or(() -> fromAnnotation(element)).orElse(null);
-		if (decision == null) {
+		Method method = (element instanceof Method listenerMethod) ? listenerMethod : null;
+		Policy onMethod = (method != null) ? annotated(method) : null;
+		Policy onClass = annotated((method != null) ? method.getDeclaringClass() : element);
+		ClientRackDecider decider = this.decider.getObject();
+		ConsumerPolicy decision = decider.decide(ConsumerKind.LISTENER, resolve(attributes.get("id")), null, onMethod,
+				onClass);
+		if (decision.origin() == Origin.DEFAULT) {
 			return attributes;
 		}
 		consumerProperties.add(MARKER + "=" + decision.policy().name() + "," + decision.origin().name());
-		ListenerPolicies
-			.clientRack(decision.policy(), this.properties.getObject().getPolicy().getDefault(),
-					this.detectedRack::getObject)
+		decider.clientRackOverFactory(decision.policy())
 			.ifPresent((rack) -> consumerProperties.add(ConsumerConfig.CLIENT_RACK_CONFIG + "=" + rack));
 		Map<String, Object> enhanced = new HashMap<>(attributes);
 		enhanced.put("properties", consumerProperties.toArray(String[]::new));
 		return enhanced;
 	}
 
-	private Optional<Decision> fromProperty(Object id) {
+	private String resolve(Object id) {
 		String resolved = (id instanceof String value) ? this.environment.resolvePlaceholders(value) : null;
-		if (!StringUtils.hasText(resolved)) {
-			return Optional.empty();
-		}
-		return Optional.ofNullable(this.properties.getObject().getPolicy().getListeners().get(resolved))
-			.map((policy) -> new Decision(policy, Origin.PROPERTY));
+		return StringUtils.hasText(resolved) ? resolved : null;
 	}
 
-	private static Optional<Decision> fromAnnotation(AnnotatedElement element) {
-		if (element instanceof Method method) {
-			FetchPolicy onMethod = AnnotatedElementUtils.findMergedAnnotation(method, FetchPolicy.class);
-			if (onMethod != null) {
-				return Optional.of(new Decision(onMethod.value(), Origin.METHOD_ANNOTATION));
-			}
-			element = method.getDeclaringClass();
-		}
-		FetchPolicy onClass = AnnotatedElementUtils.findMergedAnnotation(element, FetchPolicy.class);
-		return Optional.ofNullable(onClass).map((policy) -> new Decision(policy.value(), Origin.CLASS_ANNOTATION));
+	private static Policy annotated(AnnotatedElement element) {
+		FetchPolicy policy = AnnotatedElementUtils.findMergedAnnotation(element, FetchPolicy.class);
+		return (policy != null) ? policy.value() : null;
 	}
 
 	/**
@@ -142,10 +127,6 @@ final class FetchPolicyAnnotationEnhancer implements AnnotationEnhancer {
 			return false;
 		}
 		return parsed.containsKey(ConsumerConfig.CLIENT_RACK_CONFIG);
-	}
-
-	private record Decision(Policy policy, Origin origin) {
-
 	}
 
 }

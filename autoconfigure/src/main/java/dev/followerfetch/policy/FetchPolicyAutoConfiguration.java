@@ -15,10 +15,8 @@
  */
 package dev.followerfetch.policy;
 
-import dev.followerfetch.FollowerFetchProperties;
 import dev.followerfetch.application.ClientRackAutoConfiguration;
 import dev.followerfetch.application.ListenerContainers;
-import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -45,21 +43,20 @@ public final class FetchPolicyAutoConfiguration {
 
 	@Bean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-	static AnnotationEnhancer followerFetchPolicyAnnotationEnhancer(ObjectProvider<FollowerFetchProperties> properties,
-			ObjectProvider<DetectedRack> detectedRack, Environment environment) {
-		return new FetchPolicyAnnotationEnhancer(properties, detectedRack, environment);
+	static AnnotationEnhancer followerFetchPolicyAnnotationEnhancer(ObjectProvider<ClientRackDecider> decider,
+			Environment environment) {
+		return new FetchPolicyAnnotationEnhancer(decider, environment);
 	}
 
 	@Bean
-	ListenerPolicies followerFetchListenerPolicies(FollowerFetchProperties properties) {
-		return new ListenerPolicies(properties.getPolicy().getDefault());
+	ListenerPolicies followerFetchListenerPolicies(ClientRackDecider decider) {
+		return new ListenerPolicies(decider);
 	}
 
 	@Bean
-	ListenerPolicyApplier followerFetchListenerPolicyApplier(FollowerFetchProperties properties,
-			ListenerPolicies policies, ListenerContainers containers, ObjectProvider<DetectedRack> detectedRack) {
-		return new ListenerPolicyApplier(containers::all, properties.getPolicy().getListeners(), policies,
-				detectedRack);
+	ListenerPolicyApplier followerFetchListenerPolicyApplier(ClientRackDecider decider, ListenerPolicies policies,
+			ListenerContainers containers) {
+		return new ListenerPolicyApplier(containers::all, decider, policies);
 	}
 
 }

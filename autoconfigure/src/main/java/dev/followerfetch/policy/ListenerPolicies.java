@@ -20,11 +20,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.function.Supplier;
 
 import dev.followerfetch.Policy;
-import dev.followerfetch.detection.DetectedRack;
-import dev.followerfetch.policy.ListenerPolicy.Origin;
+import dev.followerfetch.policy.ConsumerPolicy.Origin;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -41,12 +39,12 @@ public final class ListenerPolicies {
 
 	private static final Log logger = LogFactory.getLog(ListenerPolicies.class);
 
-	private final Policy defaultPolicy;
+	private final ClientRackDecider decider;
 
-	private volatile Map<String, ListenerPolicy> policies = Map.of();
+	private volatile Map<String, ConsumerPolicy> policies = Map.of();
 
-	ListenerPolicies(Policy defaultPolicy) {
-		this.defaultPolicy = defaultPolicy;
+	ListenerPolicies(ClientRackDecider decider) {
+		this.decider = decider;
 	}
 
 	/**
@@ -55,14 +53,14 @@ public final class ListenerPolicies {
 	 * @return the default policy
 	 */
 	public Policy defaultPolicy() {
-		return this.defaultPolicy;
+		return this.decider.defaultPolicy();
 	}
 
 	/**
 	 * Every listener's policy, by listener id.
 	 * @return the policies, in the order the containers were found
 	 */
-	public Map<String, ListenerPolicy> all() {
+	public Map<String, ConsumerPolicy> all() {
 		return this.policies;
 	}
 
@@ -71,7 +69,7 @@ public final class ListenerPolicies {
 	 * @param listenerId the listener id
 	 * @return its policy, or empty if no such listener is known
 	 */
-	public Optional<ListenerPolicy> get(String listenerId) {
+	public Optional<ConsumerPolicy> get(String listenerId) {
 		return Optional.ofNullable(this.policies.get(listenerId));
 	}
 
@@ -82,9 +80,9 @@ public final class ListenerPolicies {
 	 * @param container a listener container
 	 * @return its policy
 	 */
-	public ListenerPolicy of(MessageListenerContainer container) {
+	public ConsumerPolicy of(MessageListenerContainer container) {
 		String id = container.getListenerId();
-		ListenerPolicy recorded = (id != null) ? this.policies.get(id) : null;
+		ConsumerPolicy recorded = (id != null) ? this.policies.get(id) : null;
 		if (recorded != null) {
 			return recorded;
 		}
@@ -93,14 +91,22 @@ public final class ListenerPolicies {
 			consumerProperties = container.getContainerProperties().getKafkaConsumerProperties();
 		}
 		catch (UnsupportedOperationException ex) {
-			return new ListenerPolicy(id, this.defaultPolicy, Origin.DEFAULT);
+			return ConsumerPolicy.listener(id, defaultPolicy(), Origin.DEFAULT);
 		}
-		ListenerPolicy marked = marked(id, consumerProperties.getProperty(FetchPolicyAnnotationEnhancer.MARKER));
-		if (marked != null) {
-			return marked;
-		}
-		ListenerPolicy ownRack = ownRack(id, consumerProperties.getProperty(ConsumerConfig.CLIENT_RACK_CONFIG));
-		return (ownRack != null) ? ownRack : new ListenerPolicy(id, this.defaultPolicy, Origin.DEFAULT);
+		ConsumerPolicy marked = marked(id, consumerProperties.getProperty(FetchPolicyAnnotationEnhancer.MARKER));
+		return decide(id, consumerProperties, marked);
+	}
+
+	/**
+	 * Decide a listener's policy from what its consumer properties carry: the decision of
+	 * the {@link FetchPolicyAnnotationEnhancer} (whose {@code client.rack} is then not the
+	 * listener's own), or else the listener's own {@code client.rack}.
+	 */
+	ConsumerPolicy decide(String id, Properties consumerProperties, ConsumerPolicy marked) {
+		Object ownRack = (marked == null) ? consumerProperties.getProperty(ConsumerConfig.CLIENT_RACK_CONFIG) : null;
+		Policy onMethod = (marked != null && marked.origin() == Origin.METHOD_ANNOTATION) ? marked.policy() : null;
+		Policy onClass = (marked != null && marked.origin() == Origin.CLASS_ANNOTATION) ? marked.policy() : null;
+		return this.decider.decide(ConsumerKind.LISTENER, id, ownRack, onMethod, onClass);
 	}
 
 	/**
@@ -110,13 +116,13 @@ public final class ListenerPolicies {
 	 * @param marker the marker's value, or {@code null}
 	 * @return the policy, or {@code null} when there is no readable marker
 	 */
-	static ListenerPolicy marked(String id, String marker) {
+	static ConsumerPolicy marked(String id, String marker) {
 		if (marker == null) {
 			return null;
 		}
 		String[] parts = marker.split(",", 2);
 		try {
-			return new ListenerPolicy(id, Policy.valueOf(parts[0]), Origin.valueOf(parts[1]));
+			return ConsumerPolicy.listener(id, Policy.valueOf(parts[0]), Origin.valueOf(parts[1]));
 		}
 		catch (RuntimeException ex) {
 			logger.warn("Listener '" + id + "' carries an unreadable " + FetchPolicyAnnotationEnhancer.MARKER + "="
@@ -125,43 +131,9 @@ public final class ListenerPolicies {
 		}
 	}
 
-	/**
-	 * The policy a listener chose by setting {@code client.rack} in its own consumer
-	 * properties: an empty rack keeps it on the leaders.
-	 * @param id the listener id
-	 * @param rack the listener's own {@code client.rack}, or {@code null}
-	 * @return the policy, or {@code null} when the listener sets no rack
-	 */
-	static ListenerPolicy ownRack(String id, Object rack) {
-		if (rack == null) {
-			return null;
-		}
-		return new ListenerPolicy(id, rack.toString().isBlank() ? Policy.FRESHNESS : Policy.LOCALITY,
-				Origin.LISTENER_CLIENT_RACK);
-	}
-
-	/**
-	 * The {@code client.rack} a listener's own consumer properties must carry for its
-	 * policy: empty for freshness; for locality, the detected rack when the consumer
-	 * factories carry none (a freshness default), else nothing to add.
-	 * @param policy the listener's policy
-	 * @param defaultPolicy {@code follower-fetch.policy.default}
-	 * @param detectedRack the detected rack
-	 * @return the value to set, or empty to leave the factory's rack in force
-	 */
-	static Optional<String> clientRack(Policy policy, Policy defaultPolicy, Supplier<DetectedRack> detectedRack) {
-		if (policy == Policy.FRESHNESS) {
-			return Optional.of("");
-		}
-		if (defaultPolicy == Policy.FRESHNESS) {
-			return detectedRack.get().rack();
-		}
-		return Optional.empty();
-	}
-
-	void record(ListenerPolicy policy) {
-		Map<String, ListenerPolicy> updated = new LinkedHashMap<>(this.policies);
-		updated.put(policy.listenerId(), policy);
+	void record(ConsumerPolicy policy) {
+		Map<String, ConsumerPolicy> updated = new LinkedHashMap<>(this.policies);
+		updated.put(policy.name(), policy);
 		this.policies = Collections.unmodifiableMap(updated);
 	}
 

@@ -19,22 +19,18 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
-import dev.followerfetch.Policy;
 import dev.followerfetch.application.ListenerContainers;
-import dev.followerfetch.detection.DetectedRack;
-import dev.followerfetch.policy.ListenerPolicy.Origin;
+import dev.followerfetch.policy.ConsumerPolicy.Origin;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.kafka.listener.ContainerProperties;
 import org.springframework.kafka.listener.MessageListenerContainer;
@@ -58,11 +54,9 @@ final class ListenerPolicyApplier implements SmartLifecycle {
 
 	private final Supplier<Collection<MessageListenerContainer>> containers;
 
-	private final Map<String, Policy> configured;
+	private final ClientRackDecider decider;
 
 	private final ListenerPolicies policies;
-
-	private final ObjectProvider<DetectedRack> detectedRack;
 
 	private final Set<MessageListenerContainer> applied = Collections.newSetFromMap(new IdentityHashMap<>());
 
@@ -70,31 +64,30 @@ final class ListenerPolicyApplier implements SmartLifecycle {
 
 	private boolean unknownIdsReported;
 
-	ListenerPolicyApplier(Supplier<Collection<MessageListenerContainer>> containers, Map<String, Policy> configured,
-			ListenerPolicies policies, ObjectProvider<DetectedRack> detectedRack) {
+	ListenerPolicyApplier(Supplier<Collection<MessageListenerContainer>> containers, ClientRackDecider decider,
+			ListenerPolicies policies) {
 		this.containers = containers;
-		this.configured = Map.copyOf(configured);
+		this.decider = decider;
 		this.policies = policies;
-		this.detectedRack = detectedRack;
 	}
 
 	@Override
 	public synchronized void start() {
 		Collection<MessageListenerContainer> all = this.containers.get();
-		List<ListenerPolicy> decided = all.stream()
+		List<ConsumerPolicy> decided = all.stream()
 			.filter(this.applied::add)
 			.map(this::apply)
 			.filter((policy) -> policy != null)
 			.toList();
 		if (!decided.isEmpty() && logger.isInfoEnabled()) {
 			logger.info("Kafka listener fetch policies: "
-					+ decided.stream().map(ListenerPolicy::toString).collect(Collectors.joining(", ")));
+					+ decided.stream().map(ConsumerPolicy::toString).collect(Collectors.joining(", ")));
 		}
 		reportUnknownIds(all);
 		this.running = true;
 	}
 
-	private ListenerPolicy apply(MessageListenerContainer container) {
+	private ConsumerPolicy apply(MessageListenerContainer container) {
 		String id = container.getListenerId();
 		ContainerProperties containerProperties;
 		try {
@@ -106,12 +99,11 @@ final class ListenerPolicyApplier implements SmartLifecycle {
 			return null;
 		}
 		Properties consumerProperties = ListenerContainers.flatten(containerProperties.getKafkaConsumerProperties());
-		ListenerPolicy marked = ListenerPolicies.marked(id,
+		ConsumerPolicy marked = ListenerPolicies.marked(id,
 				(String) consumerProperties.remove(FetchPolicyAnnotationEnhancer.MARKER));
-		ListenerPolicy policy = decide(id, consumerProperties, marked);
-		if (policy.origin() != Origin.LISTENER_CLIENT_RACK && !policy.equals(marked)) {
-			ListenerPolicies
-				.clientRack(policy.policy(), this.policies.defaultPolicy(), this.detectedRack::getObject)
+		ConsumerPolicy policy = this.policies.decide(id, consumerProperties, marked);
+		if (policy.origin() != Origin.OWN_CLIENT_RACK && !policy.equals(marked)) {
+			this.decider.clientRackOverFactory(policy.policy())
 				.ifPresentOrElse(
 					(rack) -> consumerProperties.setProperty(ConsumerConfig.CLIENT_RACK_CONFIG, rack),
 					() -> consumerProperties.remove(ConsumerConfig.CLIENT_RACK_CONFIG));
@@ -121,24 +113,9 @@ final class ListenerPolicyApplier implements SmartLifecycle {
 		return policy;
 	}
 
-	private ListenerPolicy decide(String id, Properties consumerProperties, ListenerPolicy marked) {
-		Policy property = (id != null) ? this.configured.get(id) : null;
-		if (marked != null) {
-			return (property != null && property != marked.policy()) ? new ListenerPolicy(id, property, Origin.PROPERTY)
-					: marked;
-		}
-		ListenerPolicy ownRack = ListenerPolicies.ownRack(id, consumerProperties.get(ConsumerConfig.CLIENT_RACK_CONFIG));
-		if (ownRack != null) {
-			return ownRack;
-		}
-		if (property != null) {
-			return new ListenerPolicy(id, property, Origin.PROPERTY);
-		}
-		return new ListenerPolicy(id, this.policies.defaultPolicy(), Origin.DEFAULT);
-	}
-
 	private void reportUnknownIds(Collection<MessageListenerContainer> all) {
-		if (this.unknownIdsReported || this.configured.isEmpty()) {
+		Set<String> configured = this.decider.configuredNames(ConsumerKind.LISTENER);
+		if (this.unknownIdsReported || configured.isEmpty()) {
 			return;
 		}
 		this.unknownIdsReported = true;
@@ -146,7 +123,7 @@ final class ListenerPolicyApplier implements SmartLifecycle {
 			.map(MessageListenerContainer::getListenerId)
 			.filter((id) -> id != null)
 			.collect(Collectors.toCollection(TreeSet::new));
-		Set<String> unknown = new TreeSet<>(this.configured.keySet());
+		Set<String> unknown = new TreeSet<>(configured);
 		unknown.removeAll(known);
 		if (!unknown.isEmpty()) {
 			logger.warn("follower-fetch.policy.listeners names " + unknown + ", but there is no listener with "

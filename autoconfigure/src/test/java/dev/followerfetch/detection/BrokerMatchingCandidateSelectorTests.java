@@ -16,6 +16,7 @@
 package dev.followerfetch.detection;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeoutException;
@@ -73,8 +74,8 @@ class BrokerMatchingCandidateSelectorTests {
 	void whenNoBrokerRackMatchesThePreferredFormIsKeptAndTheMismatchIsReported() {
 		Selection selection = select(ZoneFormat.AUTO, Set.of("rack-1", "rack-2"), AWS);
 		assertThat(selection.candidate().rack()).isEqualTo("use1-az2");
-		assertThat(selection.reason()).contains("no broker rack matches use1-az2 (availability-zone-id)")
-			.contains("rack-1");
+		assertThat(selection.reason()).isEqualTo("no broker rack matches use1-az2 (availability-zone-id), "
+				+ "us-east-1b (availability-zone), kept the preferred availability-zone-id");
 		assertThat(selection.brokerRacks()).containsExactlyInAnyOrder("rack-1", "rack-2");
 	}
 
@@ -90,7 +91,7 @@ class BrokerMatchingCandidateSelectorTests {
 		BrokerMatchingCandidateSelector selector = new BrokerMatchingCandidateSelector((timeout) -> {
 			throw new TimeoutException();
 		}, Duration.ofMillis(250), ZoneFormat.AUTO);
-		Selection selection = selector.select("aws", AWS);
+		Selection selection = selector.select("aws", AWS, Duration.ofSeconds(1));
 		assertThat(selection.candidate().rack()).isEqualTo("use1-az2");
 		assertThat(selection.reason()).isEqualTo(
 				"broker racks unknown (no answer within 250 ms), kept the preferred availability-zone-id");
@@ -98,26 +99,62 @@ class BrokerMatchingCandidateSelectorTests {
 	}
 
 	@Test
-	void anExplicitAwsZoneFormatIsUsedWithoutAskingTheBrokers() {
-		BrokerMatchingCandidateSelector selector = new BrokerMatchingCandidateSelector(NOT_TO_BE_CALLED,
-				Duration.ofSeconds(1), ZoneFormat.NAME);
-		Selection selection = selector.select("aws", List.of(AWS.get(1), AWS.get(0)));
+	void anExplicitAwsZoneFormatIsUsedAndOnlyCheckedAgainstTheBrokers() {
+		Selection selection = select(ZoneFormat.NAME, Set.of("use1-az1", "use1-az2"), List.of(AWS.get(1), AWS.get(0)));
 		assertThat(selection.candidate().rack()).isEqualTo("us-east-1b");
 		assertThat(selection.reason()).isEqualTo("follower-fetch.detection.aws.zone-format=name");
+		assertThat(selection.brokerRacks()).containsExactly("use1-az1", "use1-az2");
 	}
 
 	@Test
-	void aSingleCandidateIsTakenWithoutAskingTheBrokers() {
+	void aSingleCandidateIsKeptAndCheckedAgainstTheBrokers() {
+		Selection selection = select(ZoneFormat.AUTO, Set.of("az-a", "az-b"), List.of(new RackCandidate("az-b", "env")));
+		assertThat(selection.candidate().rack()).isEqualTo("az-b");
+		assertThat(selection.reason()).isEqualTo("matches the broker racks [az-a, az-b]");
+		Selection wrong = select(ZoneFormat.AUTO, Set.of("az-a", "az-b"), List.of(new RackCandidate("az-x", "env")));
+		assertThat(wrong.candidate().rack()).isEqualTo("az-x");
+		assertThat(wrong.reason()).isNull();
+		assertThat(wrong.brokerRacks()).containsExactly("az-a", "az-b");
+	}
+
+	@Test
+	void aSingleCandidateWhoseBrokersCannotBeReadIsKeptWithoutAWarning() {
+		BrokerMatchingCandidateSelector selector = new BrokerMatchingCandidateSelector((timeout) -> {
+			throw new IllegalStateException("no single KafkaAdmin bean to read them with");
+		}, Duration.ofSeconds(2), ZoneFormat.AUTO);
+		Selection selection = selector.select("env", List.of(new RackCandidate("az-b", "KAFKA_CLIENT_RACK")),
+				Duration.ofSeconds(1));
+		assertThat(selection.candidate().rack()).isEqualTo("az-b");
+		assertThat(selection.reason())
+			.isEqualTo("broker racks not read (no single KafkaAdmin bean to read them with)");
+	}
+
+	@Test
+	void theBrokersGetWhatIsLeftOfTheDetectionBudgetAtMostTheBrokerTimeout() {
+		List<Duration> asked = new ArrayList<>();
+		BrokerMatchingCandidateSelector selector = new BrokerMatchingCandidateSelector((timeout) -> {
+			asked.add(timeout);
+			return Set.of("use1-az2");
+		}, Duration.ofSeconds(2), ZoneFormat.AUTO);
+		selector.select("aws", AWS, Duration.ofMillis(700));
+		selector.select("aws", AWS, Duration.ofSeconds(5));
+		assertThat(asked).containsExactly(Duration.ofMillis(700), Duration.ofSeconds(2));
+	}
+
+	@Test
+	void whenDetectionUsedTheWholeBudgetTheBrokersAreNotAsked() {
 		BrokerMatchingCandidateSelector selector = new BrokerMatchingCandidateSelector(NOT_TO_BE_CALLED,
-				Duration.ofSeconds(1), ZoneFormat.AUTO);
-		Selection selection = selector.select("gcp", List.of(new RackCandidate("us-central1-b", "zone")));
-		assertThat(selection.candidate().rack()).isEqualTo("us-central1-b");
+				Duration.ofSeconds(2), ZoneFormat.AUTO);
+		Selection selection = selector.select("aws", AWS, Duration.ZERO);
+		assertThat(selection.candidate().rack()).isEqualTo("use1-az2");
+		assertThat(selection.reason()).isEqualTo("broker racks unknown (follower-fetch.detection.timeout was used up "
+				+ "before the brokers were asked), kept the preferred availability-zone-id");
 	}
 
 	private static Selection select(ZoneFormat format, Set<String> brokerRacks, List<RackCandidate> candidates) {
 		BrokerMatchingCandidateSelector selector = new BrokerMatchingCandidateSelector((timeout) -> brokerRacks,
 				Duration.ofSeconds(1), format);
-		return selector.select((candidates == AZURE) ? "azure" : "aws", candidates);
+		return selector.select((candidates == AZURE) ? "azure" : "aws", candidates, Duration.ofSeconds(1));
 	}
 
 }

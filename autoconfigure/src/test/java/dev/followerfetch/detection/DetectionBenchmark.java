@@ -16,7 +16,10 @@
 package dev.followerfetch.detection;
 
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -31,8 +34,11 @@ import org.springframework.core.env.StandardEnvironment;
 
 /**
  * Wall-clock cost of rack detection, measured in one run and printed side by side: an
- * explicit rack, an environment variable, every cloud answering from a loopback stub, and
- * the first cloud in the order hanging. Every scenario is warmed up before any is
+ * explicit rack, an environment variable, every cloud answering from a loopback stub, the
+ * first cloud in the order hanging, and the default order on a machine outside any cloud,
+ * with firmware that names no cloud and with no firmware to read (today's path before the
+ * firmware check), where the well-known addresses are played by a loopback endpoint that
+ * swallows every request. Every scenario is warmed up before any is
  * measured; every endpoint is on 127.0.0.1. Not a unit test; run it with
  * {@code ./mvnw -pl autoconfigure test-compile exec:exec@detection-benchmark}.
  *
@@ -53,7 +59,12 @@ public final class DetectionBenchmark {
 				MetadataStubServer gcp = MetadataStubServer.start();
 				MetadataStubServer azure = MetadataStubServer.start();
 				MetadataStubServer ecs = MetadataStubServer.start();
-				RawLoopbackServer hanging = RawLoopbackServer.holding()) {
+				RawLoopbackServer hanging = RawLoopbackServer.holding();
+				RawLoopbackServer blackHole = RawLoopbackServer.holding()) {
+			Path kvm = Files.createTempDirectory("firmware-kvm");
+			Path none = Files.createTempDirectory("firmware-none");
+			Firmware kvmFirmware = FirmwareTree.KVM.writeTo(kvm);
+			Firmware noFirmware = FirmwareTree.NO_FIRMWARE.writeTo(none);
 			aws.imds(ImdsMode.V2_REQUIRED, "us-east-1b", "use1-az2");
 			gcp.gcp("projects/123456/zones/us-central1-b");
 			azure.azure("2", "eastus");
@@ -73,10 +84,31 @@ public final class DetectionBenchmark {
 									sources(NO_ENVIRONMENT, aws.uri(), gcp.uri(), azure.uri(), ecsVariable))),
 					new Measurement("aws hangs, gcp answers, 1 s budget", 1, 10, "us-central1-b",
 							scenario(null, List.of("env", "file", "aws", "gcp", "azure"),
-									sources(NO_ENVIRONMENT, hanging.uri(), gcp.uri(), azure.uri(), NO_ENVIRONMENT))));
+									sources(NO_ENVIRONMENT, hanging.uri(), gcp.uri(), azure.uri(), NO_ENVIRONMENT))),
+					new Measurement("no cloud, default order, firmware names none", 300, 2_000, "",
+							scenario(null, List.of("env", "file", "ecs", "aws", "gcp", "azure"),
+									outsideAnyCloud(kvmFirmware, blackHole.uri()))),
+					new Measurement("no cloud, default order, no firmware (today)", 1, 10, "",
+							scenario(null, List.of("env", "file", "ecs", "aws", "gcp", "azure"),
+									outsideAnyCloud(noFirmware, blackHole.uri()))));
 			measurements.forEach(Measurement::warmUp);
-			List<Result> results = measurements.stream().map(Measurement::measure).toList();
+			List<Result> results = new ArrayList<>();
+			int[] connections = new int[measurements.size()];
+			for (int i = 0; i < measurements.size(); i++) {
+				int before = blackHole.connections();
+				results.add(measurements.get(i).measure());
+				connections[i] = blackHole.connections() - before;
+			}
 			print(results);
+			int firmwareRow = results.size() - 2;
+			int todayRow = results.size() - 1;
+			Result firmware = results.get(firmwareRow);
+			Result today = results.get(todayRow);
+			System.out.printf("%nOutside any cloud, default order: p50 %.3f ms when the firmware names no cloud "
+					+ "(%d connections to the well-known addresses in %d detections) versus %.1f ms without firmware "
+					+ "to read (%d connections in %d detections): %,.0fx%n", firmware.p50() / 1e6,
+					connections[firmwareRow], firmware.iterations(), today.p50() / 1e6, connections[todayRow],
+					today.iterations(), (double) today.p50() / firmware.p50());
 		}
 	}
 
@@ -98,6 +130,22 @@ public final class DetectionBenchmark {
 				new Ec2MetadataRackSource(client, true, aws, ZoneFormat.AUTO, NO_ENVIRONMENT),
 				new GcpMetadataRackSource(client, true, gcp, NO_ENVIRONMENT),
 				new AzureMetadataRackSource(client, true, azure));
+	}
+
+	/**
+	 * The default sources with nothing configured: the network sources ask their
+	 * well-known address, here played by {@code wellKnown}, unless the firmware rules their
+	 * cloud out.
+	 */
+	private static List<RackSource> outsideAnyCloud(Firmware firmware, URI wellKnown) {
+		MetadataHttpClient client = new MetadataHttpClient();
+		return List.of(new EnvironmentRackSource(List.of("KAFKA_CLIENT_RACK"), NO_ENVIRONMENT),
+				new FileRackSource(null, "topology.kubernetes.io/zone"),
+				new EcsTaskMetadataRackSource(client, true, NO_ENVIRONMENT),
+				new Ec2MetadataRackSource(client, true, null, ZoneFormat.AUTO, NO_ENVIRONMENT, firmware, wellKnown,
+						wellKnown),
+				new GcpMetadataRackSource(client, true, null, NO_ENVIRONMENT, firmware, wellKnown),
+				new AzureMetadataRackSource(client, true, null, firmware, wellKnown));
 	}
 
 	private static void settle() {

@@ -16,7 +16,6 @@
 package dev.followerfetch.detection;
 
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -158,36 +157,28 @@ class GcpMetadataRackSourceTests {
 	}
 
 	@Test
-	void defaultEndpointIsNotAskedOnAMachineWhoseFirmwareSaysItIsNoGoogleVm(@TempDir Path dmi) throws Exception {
+	void defaultEndpointIsNotAskedOnAMachineWhoseFirmwareSaysItIsNoGoogleVm(@TempDir Path root) throws Exception {
 		this.metadata.stub().gcp("projects/123456/zones/europe-west4-a");
-		Path productName = Files.writeString(dmi.resolve("product_name"), "Standard PC (Q35 + ICH9, 2009)\n");
+		Firmware firmware = FirmwareTree.KVM.writeTo(root);
 		URI standInForTheDefault = this.metadata.stub().uri();
 		GcpMetadataRackSource source = new GcpMetadataRackSource(new MetadataHttpClient(), true, null, NO_ENVIRONMENT,
-				productName, standInForTheDefault);
+				firmware, standInForTheDefault);
 		RackLookup lookup = source.lookup(TIMEOUT);
 		assertThat(lookup.isFound()).isFalse();
-		assertThat(lookup.reason()).isEqualTo("not a Google Compute Engine VM (" + productName
+		assertThat(lookup.reason()).isEqualTo("not a Google Compute Engine VM (" + root.resolve("sys/class/dmi/id/product_name")
 				+ " is \"Standard PC (Q35 + ICH9, 2009)\"), so " + standInForTheDefault + " was not asked");
 		assertThat(this.metadata.stub().requests()).isEmpty();
 	}
 
 	@Test
-	void firmwareOfAGoogleVmOrNoneAtAllLeavesTheDecisionToTheMetadataServer(@TempDir Path dmi) throws Exception {
-		Path google = Files.writeString(dmi.resolve("google"), "Google Compute Engine\n");
-		assertThat(GcpMetadataRackSource.productName(google)).isEqualTo("Google Compute Engine");
-		assertThat(GcpMetadataRackSource.productName(dmi.resolve("absent"))).isNull();
-		assertThat(GcpMetadataRackSource.productName(dmi)).isNull();
-	}
-
-	@Test
-	void endpointChosenByTheUserIsAskedWhateverTheFirmwareSays(@TempDir Path dmi) throws Exception {
+	void endpointChosenByTheUserIsAskedWhateverTheFirmwareSays(@TempDir Path root) throws Exception {
 		this.metadata.stub().gcp("projects/123456/zones/europe-west4-a");
-		Path productName = Files.writeString(dmi.resolve("product_name"), "VirtualBox\n");
+		Firmware firmware = FirmwareTree.KVM.writeTo(root);
 		GcpMetadataRackSource configured = new GcpMetadataRackSource(new MetadataHttpClient(), true,
-				this.metadata.stub().uri(), NO_ENVIRONMENT, productName, GcpMetadataRackSource.DEFAULT_ENDPOINT);
+				this.metadata.stub().uri(), NO_ENVIRONMENT, firmware, RawLoopbackServer.refusingUri());
 		GcpMetadataRackSource fromVariable = new GcpMetadataRackSource(new MetadataHttpClient(), true, null,
-				Map.of("GCE_METADATA_HOST", this.metadata.stub().hostAndPort())::get, productName,
-				GcpMetadataRackSource.DEFAULT_ENDPOINT);
+				Map.of("GCE_METADATA_HOST", this.metadata.stub().hostAndPort())::get, firmware,
+				RawLoopbackServer.refusingUri());
 		assertThat(configured.lookup(TIMEOUT).isFound()).isTrue();
 		assertThat(fromVariable.lookup(TIMEOUT).isFound()).isTrue();
 		assertThat(this.metadata.stub().requests()).hasSize(2);

@@ -272,7 +272,7 @@ class RackDetectorTests {
 	@Test
 	void selectorChoosesAmongTheCandidatesOfTheWinningSource() {
 		this.metadata.stub().imds(ImdsMode.V2_REQUIRED, "us-east-1b", "use1-az2");
-		CandidateSelector byName = (source, candidates) -> new CandidateSelector.Selection(candidates.stream()
+		CandidateSelector byName = (source, candidates, timeLeft) -> new CandidateSelector.Selection(candidates.stream()
 			.filter((candidate) -> candidate.attribute().equals("availability-zone"))
 			.findFirst()
 			.orElseThrow(), "brokers use AZ names", null);

@@ -137,7 +137,7 @@ class FollowerReadsEndToEndTests {
 	}
 
 	@Test
-	void aLocalityListenerReadsInZoneWhileAFreshnessListenerOnTheSameTopicReadsFromLeaders() {
+	void aLocalityConsumerReadsInZoneWhileAFreshnessListenerOnTheSameTopicReadsFromLeaders() {
 		withStarter("orders", "classic").withBean(HealthApplication.PolicyListeners.class).run((context) -> {
 			assertReadsFromZone(consumeAll(context, "analytics"), rf3);
 			assertReadsFromLeaders(consumeAll(context, "payments"));

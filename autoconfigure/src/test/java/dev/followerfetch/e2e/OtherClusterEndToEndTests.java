@@ -20,7 +20,7 @@ import java.util.UUID;
 
 import dev.followerfetch.observation.FollowerFetchSnapshot;
 import dev.followerfetch.observation.FollowerFetchState;
-import dev.followerfetch.observation.ListenerReads;
+import dev.followerfetch.observation.ConsumerReads;
 import dev.followerfetch.observation.ReadLocalityMonitor;
 import dev.followerfetch.test.MultiZoneKafkaExtension;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -84,7 +84,7 @@ class OtherClusterEndToEndTests {
 		}
 	}
 
-	private static int zoneLocal(ListenerReads reads) {
+	private static int zoneLocal(ConsumerReads reads) {
 		return (reads != null) ? reads.zoneLocalPartitions() : 0;
 	}
 

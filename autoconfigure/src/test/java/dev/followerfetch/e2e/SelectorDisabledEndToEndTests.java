@@ -23,7 +23,7 @@ import dev.followerfetch.detection.RackDetectionAutoConfiguration;
 import dev.followerfetch.observation.FollowerFetchObservationAutoConfiguration;
 import dev.followerfetch.observation.FollowerFetchSnapshot;
 import dev.followerfetch.observation.FollowerFetchState;
-import dev.followerfetch.observation.ListenerReads;
+import dev.followerfetch.observation.ConsumerReads;
 import dev.followerfetch.observation.ReadLocalityMonitor;
 import dev.followerfetch.policy.FetchPolicyAutoConfiguration;
 import dev.followerfetch.test.MultiZoneKafkaExtension;
@@ -100,11 +100,11 @@ class SelectorDisabledEndToEndTests {
 				assertThat(snapshot.state()).isEqualTo(FollowerFetchState.SELECTOR_DISABLED);
 				assertThat(snapshot.listeners()).isEmpty();
 				assertThat(snapshot.problems()).containsExactly(
-						"no listener container to observe: only the rack and the brokers are checked");
+						"no consumer to observe: only the rack and the brokers are checked");
 			});
 	}
 
-	private static int readPartitions(ListenerReads reads) {
+	private static int readPartitions(ConsumerReads reads) {
 		return (reads != null) ? reads.zoneLocalPartitions() + reads.crossZonePartitions() : 0;
 	}
 

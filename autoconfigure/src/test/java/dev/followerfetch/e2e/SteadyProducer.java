@@ -56,6 +56,8 @@ final class SteadyProducer implements AutoCloseable {
 
 	private final Map<String, Long> acknowledged = new ConcurrentHashMap<>();
 
+	private final Map<String, Long> acknowledgedAt = new ConcurrentHashMap<>();
+
 	private final List<String> failures = new CopyOnWriteArrayList<>();
 
 	private boolean stopped;
@@ -97,6 +99,7 @@ final class SteadyProducer implements AutoCloseable {
 					this.failures.add(key + ": " + exception);
 				}
 				else {
+					this.acknowledgedAt.put(key, System.nanoTime());
 					this.acknowledged.put(key, sentAt);
 				}
 			});
@@ -133,6 +136,16 @@ final class SteadyProducer implements AutoCloseable {
 	 */
 	Map<String, Long> acknowledged() {
 		return Map.copyOf(this.acknowledged);
+	}
+
+	/**
+	 * The keys the cluster acknowledged, with the {@link System#nanoTime()} the
+	 * acknowledgement arrived at, so that a test can tell the time a record waited at the
+	 * producer from the time it waited for a consumer.
+	 * @return a copy of the acknowledgement time by key
+	 */
+	Map<String, Long> acknowledgedAt() {
+		return Map.copyOf(this.acknowledgedAt);
 	}
 
 	/**

@@ -21,7 +21,7 @@ import dev.followerfetch.FetchPolicy;
 import dev.followerfetch.Policy;
 import dev.followerfetch.application.ClientRackAutoConfiguration;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
-import dev.followerfetch.policy.ListenerPolicy.Origin;
+import dev.followerfetch.policy.ConsumerPolicy.Origin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -64,7 +64,7 @@ class FetchPolicyAutoConfigurationTests {
 	void aFreshnessMethodAnnotationKeepsThatListenerOnTheLeader() {
 		this.contextRunner.withUserConfiguration(Listeners.class).run((context) -> {
 			assertThat(clientRack(context, "payments")).isEmpty();
-			assertThat(policy(context, "payments")).isEqualTo(new ListenerPolicy("payments", Policy.FRESHNESS,
+			assertThat(policy(context, "payments")).isEqualTo(ConsumerPolicy.listener("payments", Policy.FRESHNESS,
 					Origin.METHOD_ANNOTATION));
 		});
 	}
@@ -85,7 +85,7 @@ class FetchPolicyAutoConfigurationTests {
 			assertThat(clientRack(context, "fresh-class-a")).isEmpty();
 			assertThat(policy(context, "fresh-class-a").origin()).isEqualTo(Origin.CLASS_ANNOTATION);
 			assertThat(clientRack(context, "fresh-class-b")).isNull();
-			assertThat(policy(context, "fresh-class-b")).isEqualTo(new ListenerPolicy("fresh-class-b",
+			assertThat(policy(context, "fresh-class-b")).isEqualTo(ConsumerPolicy.listener("fresh-class-b",
 					Policy.LOCALITY, Origin.METHOD_ANNOTATION));
 		});
 	}
@@ -116,7 +116,7 @@ class FetchPolicyAutoConfigurationTests {
 			.run((context) -> {
 				assertThat(clientRack(context, "payments")).isNull();
 				assertThat(policy(context, "payments"))
-					.isEqualTo(new ListenerPolicy("payments", Policy.LOCALITY, Origin.PROPERTY));
+					.isEqualTo(ConsumerPolicy.listener("payments", Policy.LOCALITY, Origin.PROPERTY));
 				assertThat(clientRack(context, "analytics")).isEmpty();
 				assertThat(policy(context, "analytics").origin()).isEqualTo(Origin.PROPERTY);
 			});
@@ -140,7 +140,7 @@ class FetchPolicyAutoConfigurationTests {
 			.withPropertyValues("follower-fetch.policy.listeners.own-rack=freshness")
 			.run((context) -> {
 				assertThat(clientRack(context, "own-rack")).isEqualTo("az-own");
-				assertThat(policy(context, "own-rack").origin()).isEqualTo(Origin.LISTENER_CLIENT_RACK);
+				assertThat(policy(context, "own-rack").origin()).isEqualTo(Origin.OWN_CLIENT_RACK);
 			});
 	}
 
@@ -217,7 +217,7 @@ class FetchPolicyAutoConfigurationTests {
 			.orElseThrow(() -> new AssertionError("no listener " + listenerId));
 	}
 
-	private static ListenerPolicy policy(AssertableApplicationContext context, String listenerId) {
+	private static ConsumerPolicy policy(AssertableApplicationContext context, String listenerId) {
 		return context.getBean(ListenerPolicies.class).get(listenerId).orElseThrow();
 	}
 

@@ -17,8 +17,10 @@ package dev.followerfetch.policy;
 
 import java.util.Map;
 
+import dev.followerfetch.FollowerFetchProperties;
 import dev.followerfetch.Policy;
-import dev.followerfetch.policy.ListenerPolicy.Origin;
+import dev.followerfetch.detection.DetectedRack;
+import dev.followerfetch.policy.ConsumerPolicy.Origin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.junit.jupiter.api.Test;
 
@@ -36,13 +38,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ListenerPoliciesTests {
 
-	private final ListenerPolicies policies = new ListenerPolicies(Policy.LOCALITY);
+	private final ListenerPolicies policies = new ListenerPolicies(
+			new ClientRackDecider(new FollowerFetchProperties().getPolicy(), () -> DetectedRack.of("az-b", "test")));
 
 	@Test
 	void aRecordedPolicyIsTheContainersPolicy() {
-		this.policies.record(new ListenerPolicy("audit", Policy.FRESHNESS, Origin.PROPERTY));
+		this.policies.record(ConsumerPolicy.listener("audit", Policy.FRESHNESS, Origin.PROPERTY));
 		assertThat(this.policies.of(container("audit", Map.of())))
-			.isEqualTo(new ListenerPolicy("audit", Policy.FRESHNESS, Origin.PROPERTY));
+			.isEqualTo(ConsumerPolicy.listener("audit", Policy.FRESHNESS, Origin.PROPERTY));
 	}
 
 	@Test
@@ -50,21 +53,21 @@ class ListenerPoliciesTests {
 		assertThat(this.policies.of(container("late",
 				Map.of(FetchPolicyAnnotationEnhancer.MARKER, "FRESHNESS,METHOD_ANNOTATION",
 						ConsumerConfig.CLIENT_RACK_CONFIG, ""))))
-			.isEqualTo(new ListenerPolicy("late", Policy.FRESHNESS, Origin.METHOD_ANNOTATION));
+			.isEqualTo(ConsumerPolicy.listener("late", Policy.FRESHNESS, Origin.METHOD_ANNOTATION));
 	}
 
 	@Test
 	void aContainerCreatedAfterStartUpWithItsOwnRackIsJudgedByThatRack() {
 		assertThat(this.policies.of(container("late", Map.of(ConsumerConfig.CLIENT_RACK_CONFIG, ""))))
-			.isEqualTo(new ListenerPolicy("late", Policy.FRESHNESS, Origin.LISTENER_CLIENT_RACK));
+			.isEqualTo(ConsumerPolicy.listener("late", Policy.FRESHNESS, Origin.OWN_CLIENT_RACK));
 		assertThat(this.policies.of(container("late", Map.of(ConsumerConfig.CLIENT_RACK_CONFIG, "az-a"))))
-			.isEqualTo(new ListenerPolicy("late", Policy.LOCALITY, Origin.LISTENER_CLIENT_RACK));
+			.isEqualTo(ConsumerPolicy.listener("late", Policy.LOCALITY, Origin.OWN_CLIENT_RACK));
 	}
 
 	@Test
 	void aContainerCreatedAfterStartUpThatSaysNothingFollowsTheDefault() {
 		assertThat(this.policies.of(container("late", Map.of())))
-			.isEqualTo(new ListenerPolicy("late", Policy.LOCALITY, Origin.DEFAULT));
+			.isEqualTo(ConsumerPolicy.listener("late", Policy.LOCALITY, Origin.DEFAULT));
 	}
 
 	private static ConcurrentMessageListenerContainer<String, String> container(String id,

@@ -25,7 +25,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 import dev.followerfetch.observation.FollowerFetchSnapshot;
-import dev.followerfetch.observation.ListenerReads;
+import dev.followerfetch.observation.ConsumerReads;
 
 /**
  * The table the sample prints: follower-fetch's state, then one row per listener with
@@ -79,7 +79,7 @@ final class ReadLocalityTable {
 		return (rack != null || brokers != null) ? ": " + ((rack != null) ? rack : brokers) : "";
 	}
 
-	private static Object[] row(String listenerId, ListenerReads reads, Duration latency) {
+	private static Object[] row(String listenerId, ConsumerReads reads, Duration latency) {
 		String p50 = (latency != null) ? latency.toMillis() + " ms" : "-";
 		if (reads == null) {
 			return new Object[] { listenerId, "-", "-", "-", "-", "-", "-", p50 };

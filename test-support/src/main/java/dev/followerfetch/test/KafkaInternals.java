@@ -81,6 +81,10 @@ final class KafkaInternals implements AutoCloseable {
 	private static final List<String> EXIT_CLASSES = List.of("org.apache.kafka.common.utils.Exit",
 			"org.apache.kafka.common.utils.internals.Exit");
 
+	private static final String BROKER_LISTENER = "EXTERNAL";
+
+	private static final String CONTROLLER_LISTENER = "CONTROLLER";
+
 	private static final Pattern TEST_KIT_JAR = Pattern.compile("kafka-test-common-runtime-(\\d[^/]*)\\.jar$");
 
 	private final KafkaClusterTestKit testKit;
@@ -97,6 +101,15 @@ final class KafkaInternals implements AutoCloseable {
 	 */
 	static KafkaInternals build(List<String> zones, boolean replicaSelector, Map<String, String> brokerProperties,
 			Duration startupTimeout) {
+		return build(zones, replicaSelector, brokerProperties, startupTimeout, null);
+	}
+
+	/**
+	 * Build, but do not start, a cluster as {@link #build(List, boolean, Map, Duration)}
+	 * does, with every listener behind the given network's links when there is one.
+	 */
+	static KafkaInternals build(List<String> zones, boolean replicaSelector, Map<String, String> brokerProperties,
+			Duration startupTimeout, ZoneNetwork network) {
 		checkTestKitVersion();
 		return call("build the test kit's cluster", () -> {
 			Map<String, Short> features = Feature.PRODUCTION_FEATURES.stream()
@@ -104,12 +117,20 @@ final class KafkaInternals implements AutoCloseable {
 						(feature) -> feature.defaultLevel(MetadataVersion.latestProduction()), (a, b) -> a,
 						TreeMap::new));
 			String maxStartupTime = String.valueOf(startupTimeout.toMillis());
+			LoopbackSocketFactoryManager sockets = new LoopbackSocketFactoryManager();
 			Map<Integer, Map<String, String>> perBroker = new TreeMap<>();
 			for (int id = 0; id < zones.size(); id++) {
-				perBroker.put(id, Map.of("broker.rack", zones.get(id), "server.max.startup.time.ms", maxStartupTime));
+				perBroker.put(id, new HashMap<>(
+						Map.of("broker.rack", zones.get(id), "server.max.startup.time.ms", maxStartupTime)));
+			}
+			if (network != null) {
+				network.wire(BROKER_LISTENER, CONTROLLER_LISTENER, 0, sockets::getOrCreatePortForListener)
+					.forEach((id, properties) -> perBroker.get(id).putAll(properties));
 			}
 			TestKitNodes nodes = new TestKitNodes.Builder(
 					BootstrapMetadata.fromVersions(MetadataVersion.latestProduction(), features, "follower-fetch"))
+				.setBrokerListenerName(ListenerName.normalised(BROKER_LISTENER))
+				.setControllerListenerName(ListenerName.normalised(CONTROLLER_LISTENER))
 				.setCombined(true)
 				.setNumControllerNodes(1)
 				.setNumBrokerNodes(zones.size())
@@ -129,7 +150,7 @@ final class KafkaInternals implements AutoCloseable {
 				builder.setConfigProp("replica.selector.class", RackAwareReplicaSelector.class.getName());
 			}
 			brokerProperties.forEach(builder::setConfigProp);
-			bindListenersToLoopback(builder);
+			bindListenersToLoopback(builder, sockets);
 			try {
 				return new KafkaInternals(builder.build());
 			}
@@ -145,7 +166,8 @@ final class KafkaInternals implements AutoCloseable {
 	 * address. Swapping in a manager that binds to loopback keeps the cluster off the
 	 * network.
 	 */
-	private static void bindListenersToLoopback(KafkaClusterTestKit.Builder builder) {
+	private static void bindListenersToLoopback(KafkaClusterTestKit.Builder builder,
+			LoopbackSocketFactoryManager sockets) {
 		Field field = ReflectionUtils.findField(KafkaClusterTestKit.Builder.class, "socketFactoryManager",
 				PreboundSocketFactoryManager.class);
 		if (field == null) {
@@ -153,7 +175,7 @@ final class KafkaInternals implements AutoCloseable {
 					"KafkaClusterTestKit.Builder has no socketFactoryManager field any more"));
 		}
 		ReflectionUtils.makeAccessible(field);
-		ReflectionUtils.setField(field, builder, new LoopbackSocketFactoryManager());
+		ReflectionUtils.setField(field, builder, sockets);
 	}
 
 	/**
@@ -227,7 +249,7 @@ final class KafkaInternals implements AutoCloseable {
 		return call("read the metadata cache of broker " + brokerId,
 				() -> broker(brokerId).metadataCache()
 					.getLeaderAndIsr(topic, partition)
-					.map((state) -> new PartitionState(state.leader(), state.leaderEpoch(), state.isr().size())));
+					.map((state) -> new PartitionState(state.leader(), state.leaderEpoch(), List.copyOf(state.isr()))));
 	}
 
 	/**
@@ -440,7 +462,11 @@ final class KafkaInternals implements AutoCloseable {
 	/**
 	 * The leader, leader epoch and ISR size of a partition, as a broker knows them.
 	 */
-	record PartitionState(int leader, int leaderEpoch, int isrSize) {
+	record PartitionState(int leader, int leaderEpoch, List<Integer> isr) {
+
+		int isrSize() {
+			return this.isr.size();
+		}
 
 	}
 

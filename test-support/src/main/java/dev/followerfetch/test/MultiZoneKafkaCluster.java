@@ -22,6 +22,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
@@ -87,13 +88,17 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 
 	private final Admin admin;
 
+	private final ZoneNetwork network;
+
 	private boolean closed;
 
-	private MultiZoneKafkaCluster(List<String> zones, Duration timeout, KafkaInternals kafka, Admin admin) {
+	private MultiZoneKafkaCluster(List<String> zones, Duration timeout, KafkaInternals kafka, Admin admin,
+			ZoneNetwork network) {
 		this.zones = zones;
 		this.timeout = timeout;
 		this.kafka = kafka;
 		this.admin = admin;
+		this.network = network;
 	}
 
 	/**
@@ -111,6 +116,132 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 	 */
 	public String bootstrapServers() {
 		return this.kafka.bootstrapServers();
+	}
+
+	/**
+	 * Return the {@code bootstrap.servers} value for a client in the given zone: its
+	 * connections, and those the brokers' metadata sends it to, take that zone's paths of
+	 * the {@linkplain Builder#zoneNetwork() zone network}, so that faults of the network
+	 * reach it.
+	 * @param zone a zone of this cluster
+	 * @return a comma-separated list of loopback {@code host:port} pairs
+	 */
+	public String bootstrapServers(String zone) {
+		return network().bootstrapServers(zone);
+	}
+
+	/**
+	 * Cut a zone from the rest of the region: no path between it and another zone carries
+	 * a byte any more, both ways, for clients and brokers alike (the controller runs with
+	 * broker 0, in the first zone). Clients in the zone still reach its broker.
+	 * {@link #heal()} undoes it.
+	 * @param zone a zone of this cluster
+	 * @return the paths cut
+	 */
+	public List<String> partition(String zone) {
+		return partition(zone, LinkFailure.BLACK_HOLE);
+	}
+
+	/**
+	 * Cut a zone from the rest of the region, as {@link #partition(String)} does.
+	 * @param zone a zone of this cluster
+	 * @param failure how the cut paths fail
+	 * @return the paths cut
+	 */
+	public List<String> partition(String zone, LinkFailure failure) {
+		return network().partition(zone, failure.state());
+	}
+
+	/**
+	 * Cut the broker of a zone from the other brokers and from the controller, both ways,
+	 * while clients of every zone still reach it: it falls out of every ISR and loses its
+	 * leaderships, without learning either. {@link #heal()} undoes it.
+	 * @param zone a zone of this cluster
+	 * @return the paths cut
+	 */
+	public List<String> isolateBroker(String zone) {
+		return isolateBroker(zone, LinkFailure.BLACK_HOLE);
+	}
+
+	/**
+	 * Cut the broker of a zone from the other brokers and from the controller, as
+	 * {@link #isolateBroker(String)} does.
+	 * @param zone a zone of this cluster
+	 * @param failure how the cut paths fail
+	 * @return the paths cut
+	 */
+	public List<String> isolateBroker(String zone, LinkFailure failure) {
+		return network().isolateBroker(zone, failure.state());
+	}
+
+	/**
+	 * Cut the clients of one zone from the broker of a zone (the same one or another),
+	 * while that broker keeps replicating. {@link #heal()} undoes it.
+	 * @param clientZone the zone of the clients
+	 * @param brokerZone the zone of the broker
+	 * @return the paths cut
+	 */
+	public List<String> cutClients(String clientZone, String brokerZone) {
+		return cutClients(clientZone, brokerZone, LinkFailure.BLACK_HOLE);
+	}
+
+	/**
+	 * Cut the clients of one zone from the broker of a zone, as
+	 * {@link #cutClients(String, String)} does.
+	 * @param clientZone the zone of the clients
+	 * @param brokerZone the zone of the broker
+	 * @param failure how the cut paths fail
+	 * @return the paths cut
+	 */
+	public List<String> cutClients(String clientZone, String brokerZone, LinkFailure failure) {
+		return network().cutClients(clientZone, brokerZone, failure.state());
+	}
+
+	/**
+	 * Take the broker of a zone off the network at once, as a host that lost power: every
+	 * path to it and from it is black-holed, its own zone's clients included, with no
+	 * controlled shutdown and no socket closed. The process keeps running behind the cut,
+	 * so {@link #heal()} brings it back with its data, as a restarted host would.
+	 * @param zone a zone of this cluster
+	 * @return the paths cut
+	 */
+	public List<String> kill(String zone) {
+		return kill(zone, LinkFailure.BLACK_HOLE);
+	}
+
+	/**
+	 * Take the broker of a zone off the network, as {@link #kill(String)} does;
+	 * {@link LinkFailure#REFUSE} makes it look like a process that died on a live host.
+	 * @param zone a zone of this cluster
+	 * @param failure how the cut paths fail
+	 * @return the paths cut
+	 */
+	public List<String> kill(String zone, LinkFailure failure) {
+		return network().kill(zone, failure.state());
+	}
+
+	/**
+	 * Open every path of the zone network again. Connections held by a black hole carry
+	 * on where they stopped.
+	 */
+	public void heal() {
+		network().heal();
+	}
+
+	/**
+	 * Return the paths of the zone network that are cut, and how.
+	 * @return the state of each cut path, by name
+	 */
+	public Map<String, String> cutPaths() {
+		Map<String, String> cut = new LinkedHashMap<>();
+		network().cut().forEach((name, state) -> cut.put(name, state.name()));
+		return cut;
+	}
+
+	private ZoneNetwork network() {
+		Assert.state(this.network != null,
+				"This cluster has no zone network: start it with MultiZoneKafkaCluster.builder().zoneNetwork()");
+		return this.network;
 	}
 
 	/**
@@ -205,6 +336,29 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 	public TopicDescription describeTopic(String name) {
 		return get(this.admin.describeTopics(List.of(name)).allTopicNames(), "describe topic '" + name + "'")
 			.get(name);
+	}
+
+	/**
+	 * Return the leader and ISR of each partition of a topic as one broker's metadata
+	 * cache has them. A broker cut from the controller keeps what it knew: ask a broker
+	 * on the controller's side of a fault for the cluster's view.
+	 * @param brokerId the broker to ask
+	 * @param topic the topic
+	 * @return the ISR of each partition known to that broker, leader first
+	 */
+	public Map<Integer, List<Integer>> leaderAndIsrSeenBy(int brokerId, String topic) {
+		requireBroker(brokerId);
+		Map<Integer, List<Integer>> partitions = new TreeMap<>();
+		for (int partition = 0;; partition++) {
+			Optional<KafkaInternals.PartitionState> state = this.kafka.partitionState(brokerId, topic, partition);
+			if (state.isEmpty()) {
+				return partitions;
+			}
+			List<Integer> leaderFirst = new ArrayList<>();
+			leaderFirst.add(state.get().leader());
+			state.get().isr().stream().filter((id) -> id != state.get().leader()).forEach(leaderFirst::add);
+			partitions.put(partition, List.copyOf(leaderFirst));
+		}
 	}
 
 	/**
@@ -333,7 +487,14 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 		}
 		this.closed = true;
 		this.admin.close(SHUTDOWN_TIMEOUT);
-		shutDown(this.kafka);
+		try {
+			shutDown(this.kafka);
+		}
+		finally {
+			if (this.network != null) {
+				this.network.close();
+			}
+		}
 	}
 
 	private Map<String, Object> producerConfigs() {
@@ -444,13 +605,18 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 		List<String> zones = List.copyOf(builder.zones);
 		KafkaInternals kafka = null;
 		Admin admin = null;
+		ZoneNetwork network = builder.zoneNetwork ? new ZoneNetwork(zones) : null;
 		try {
-			kafka = KafkaInternals.build(zones, builder.replicaSelector, builder.brokerProperties, builder.timeout);
+			kafka = KafkaInternals.build(zones, builder.replicaSelector, builder.brokerProperties, builder.timeout,
+					network);
 			runBounded("start the Kafka cluster", builder.timeout, kafka::start);
 			admin = Admin.create(adminConfigs(kafka.bootstrapServers(), builder.timeout));
-			return new MultiZoneKafkaCluster(zones, builder.timeout, kafka, admin);
+			return new MultiZoneKafkaCluster(zones, builder.timeout, kafka, admin, network);
 		}
 		catch (RuntimeException | Error ex) {
+			if (network != null) {
+				network.close();
+			}
 			if (admin != null) {
 				admin.close(SHUTDOWN_TIMEOUT);
 			}
@@ -548,7 +714,25 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 
 		private Duration timeout = DEFAULT_TIMEOUT;
 
+		private boolean zoneNetwork;
+
 		private Builder() {
+		}
+
+		/**
+		 * Put every network path from a zone to a broker behind a TCP proxy of its own on
+		 * loopback, for clients and for replication, and the path from each broker to the
+		 * controller too, so that {@link MultiZoneKafkaCluster#partition(String)},
+		 * {@link MultiZoneKafkaCluster#isolateBroker(String)},
+		 * {@link MultiZoneKafkaCluster#cutClients(String, String)} and
+		 * {@link MultiZoneKafkaCluster#kill(String)} can cut them. Clients that should see
+		 * the faults bootstrap with {@link MultiZoneKafkaCluster#bootstrapServers(String)};
+		 * {@link MultiZoneKafkaCluster#bootstrapServers()} stays unproxied.
+		 * @return this builder
+		 */
+		public Builder zoneNetwork() {
+			this.zoneNetwork = true;
+			return this;
 		}
 
 		/**

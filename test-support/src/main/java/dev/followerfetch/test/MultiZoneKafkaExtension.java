@@ -73,6 +73,17 @@ public final class MultiZoneKafkaExtension implements BeforeAllCallback, AfterAl
 	}
 
 	/**
+	 * Put the network paths between zones and brokers behind loopback proxies that tests
+	 * can cut.
+	 * @return this extension
+	 * @see MultiZoneKafkaCluster.Builder#zoneNetwork()
+	 */
+	public MultiZoneKafkaExtension withZoneNetwork() {
+		this.builder.zoneNetwork();
+		return this;
+	}
+
+	/**
 	 * Set a property on every broker.
 	 * @param name the property name
 	 * @param value the property value

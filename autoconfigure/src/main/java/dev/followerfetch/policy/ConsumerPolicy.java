@@ -20,27 +20,40 @@ import java.util.Locale;
 import dev.followerfetch.Policy;
 
 /**
- * The effective fetch policy of one listener container, and where it came from.
+ * The effective fetch policy of one consumer of the application, and what decided it.
  *
- * @param listenerId the listener id
+ * @param kind how the application consumes
+ * @param name the listener id, Kafka Streams application id, binding name or client id
  * @param policy the effective policy
  * @param origin what decided it
  * @author follower-fetch authors
  */
-public record ListenerPolicy(String listenerId, Policy policy, Origin origin) {
+public record ConsumerPolicy(ConsumerKind kind, String name, Policy policy, Origin origin) {
 
 	/**
-	 * What decided a listener's policy, highest precedence first.
+	 * The policy of a listener.
+	 * @param listenerId the listener id
+	 * @param policy the effective policy
+	 * @param origin what decided it
+	 * @return the listener's policy
+	 */
+	public static ConsumerPolicy listener(String listenerId, Policy policy, Origin origin) {
+		return new ConsumerPolicy(ConsumerKind.LISTENER, listenerId, policy, origin);
+	}
+
+	/**
+	 * What decided a consumer's policy, highest precedence first.
 	 */
 	public enum Origin {
 
 		/**
-		 * The listener sets {@code client.rack} in its own consumer properties.
+		 * The consumer sets {@code client.rack} in its own configuration: empty keeps it on
+		 * the leaders, any other value reads from that rack.
 		 */
-		LISTENER_CLIENT_RACK,
+		OWN_CLIENT_RACK,
 
 		/**
-		 * A {@code follower-fetch.policy.listeners.<listener-id>} property.
+		 * A {@code follower-fetch.policy.<kind>.<name>} property.
 		 */
 		PROPERTY,
 
@@ -64,7 +77,7 @@ public record ListenerPolicy(String listenerId, Policy policy, Origin origin) {
 	@Override
 	public String toString() {
 		String origin = this.origin.name().toLowerCase(Locale.ROOT).replace('_', ' ');
-		return this.listenerId + "=" + this.policy + " (" + origin + ")";
+		return this.name + "=" + this.policy + " (" + origin + ")";
 	}
 
 }

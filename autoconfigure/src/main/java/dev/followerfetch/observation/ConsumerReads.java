@@ -1,0 +1,87 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.followerfetch.observation;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.followerfetch.Policy;
+import dev.followerfetch.policy.ConsumerKind;
+
+/**
+ * Where one listener, Kafka Streams application, binding or other consumer of the
+ * application reads from, as its own consumers report it.
+ *
+ * @param kind how the application consumes
+ * @param name the listener id, application id, binding name or client id
+ * @param policy the consumers' fetch policy
+ * @param partitions assigned partitions
+ * @param zoneLocalPartitions assigned partitions last read from a broker in this zone
+ * @param crossZonePartitions assigned partitions last read from a broker in another zone
+ * @param placementGaps partitions (of a locality consumer) without an in-sync replica in
+ * this zone, at most a capped number of them
+ * @param placementGapCount how many placement gaps there are in all
+ * @param fallbackPartitions partitions (of a locality consumer) that have an in-zone
+ * in-sync replica but were read across zones for longer than the grace period
+ * @param laggingPartitions partitions read from a follower that is not in their ISR
+ * @param uncoveredPartitions partitions (of a consumer the starter did not configure and
+ * that declared no freshness policy) that have an in-zone in-sync replica but were read
+ * across zones for longer than the grace period
+ * @param localBytes bytes received from brokers in this zone since start-up
+ * @param remoteBytes bytes received from brokers in other zones since start-up
+ * @param details further facts about these consumers shown in the health details, for
+ * example their {@code client.rack}
+ * @author follower-fetch authors
+ */
+public record ConsumerReads(ConsumerKind kind, String name, Policy policy, int partitions, int zoneLocalPartitions,
+		int crossZonePartitions, List<String> placementGaps, int placementGapCount, List<String> fallbackPartitions,
+		List<String> laggingPartitions, List<String> uncoveredPartitions, long localBytes, long remoteBytes,
+		Map<String, Object> details) {
+
+	public ConsumerReads {
+		details = Collections.unmodifiableMap(new LinkedHashMap<>(details));
+		placementGaps = List.copyOf(placementGaps);
+		fallbackPartitions = List.copyOf(fallbackPartitions);
+		laggingPartitions = List.copyOf(laggingPartitions);
+		uncoveredPartitions = List.copyOf(uncoveredPartitions);
+	}
+
+	/**
+	 * Where consumers read that have no uncovered partitions.
+	 * @param kind how the application consumes
+	 * @param name the listener id, application id, binding name or client id
+	 * @param policy the consumers' fetch policy
+	 * @param partitions assigned partitions
+	 * @param zoneLocalPartitions assigned partitions last read in this zone
+	 * @param crossZonePartitions assigned partitions last read in another zone
+	 * @param placementGaps partitions without an in-sync replica in this zone, capped
+	 * @param placementGapCount how many placement gaps there are in all
+	 * @param fallbackPartitions partitions read across zones despite an in-zone replica
+	 * @param laggingPartitions partitions read from a follower that is not in their ISR
+	 * @param localBytes bytes received from brokers in this zone since start-up
+	 * @param remoteBytes bytes received from brokers in other zones since start-up
+	 * @param details further facts shown in the health details
+	 */
+	public ConsumerReads(ConsumerKind kind, String name, Policy policy, int partitions, int zoneLocalPartitions,
+			int crossZonePartitions, List<String> placementGaps, int placementGapCount, List<String> fallbackPartitions,
+			List<String> laggingPartitions, long localBytes, long remoteBytes, Map<String, Object> details) {
+		this(kind, name, policy, partitions, zoneLocalPartitions, crossZonePartitions, placementGaps,
+				placementGapCount, fallbackPartitions, laggingPartitions, List.of(), localBytes, remoteBytes, details);
+	}
+
+}

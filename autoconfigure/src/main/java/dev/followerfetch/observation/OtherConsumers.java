@@ -1,0 +1,107 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.followerfetch.observation;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+
+import dev.followerfetch.Policy;
+import dev.followerfetch.observation.ConsumerMetricsReader.JmxConsumers;
+import dev.followerfetch.observation.ReadLocalityJudge.Subject;
+import dev.followerfetch.policy.ConfiguredConsumer;
+import dev.followerfetch.policy.ConsumerKind;
+
+/**
+ * The consumers of the process that no {@link ObservedConsumers} source accounts for,
+ * found in JMX by client id: consumers the application or a library builds itself. One
+ * configured through the {@code ClientRackDecider} is judged under its declared policy;
+ * any other under {@code follower-fetch.policy.default}, as a consumer the starter did
+ * not configure.
+ *
+ * @author follower-fetch authors
+ */
+final class OtherConsumers {
+
+	static final String NOT_IN_JMX = "consumer metrics are not in JMX (metric.reporters without "
+			+ "org.apache.kafka.common.metrics.JmxReporter?): consumers the application builds itself with such a "
+			+ "configuration cannot be observed";
+
+	private final ConsumerMetricsReader reader;
+
+	private final Supplier<List<ConfiguredConsumer>> configured;
+
+	private final Supplier<Policy> defaultPolicy;
+
+	OtherConsumers(ConsumerMetricsReader reader, Supplier<List<ConfiguredConsumer>> configured,
+			Supplier<Policy> defaultPolicy) {
+		this.reader = reader;
+		this.configured = configured;
+		this.defaultPolicy = defaultPolicy;
+	}
+
+	/**
+	 * Find the consumers the known ones leave out.
+	 * @param known the consumers the sources account for
+	 * @param problems where to say that JMX cannot be read, or holds none of the known
+	 * consumers
+	 * @return the other consumers, one per client id
+	 */
+	List<Subject> find(Collection<Subject> known, List<String> problems) {
+		JmxConsumers jmx = this.reader.fromJmx();
+		if (jmx.problem() != null) {
+			problems.add(jmx.problem());
+			return List.of();
+		}
+		Set<String> knownIds = new HashSet<>();
+		known.forEach((subject) -> subject.clients().forEach((client) -> knownIds.add(client.clientId())));
+		if (!knownIds.isEmpty() && knownIds.stream().noneMatch(jmx.clientIds()::contains)) {
+			problems.add(NOT_IN_JMX);
+		}
+		List<ConfiguredConsumer> configured = this.configured.get();
+		List<Subject> others = new ArrayList<>();
+		jmx.clients().forEach((clientId, client) -> {
+			if (knownIds.contains(clientId)) {
+				return;
+			}
+			ConfiguredConsumer declared = null;
+			for (ConfiguredConsumer candidate : configured) {
+				if (candidate.hasClientId(clientId)) {
+					declared = candidate;
+				}
+			}
+			Map<String, Object> details = new LinkedHashMap<>();
+			details.put("declared", declared != null);
+			if (declared != null) {
+				details.put(ReadLocalityJudge.CLIENT_RACK, (declared.clientRack() != null) ? declared.clientRack() : "none");
+				if (!declared.policy().name().equals(clientId)) {
+					details.put("configuredAs", declared.policy().name());
+				}
+			}
+			Policy policy = (declared != null) ? declared.policy().policy() : this.defaultPolicy.get();
+			ObservedConsumer consumer = new ObservedConsumer(ConsumerKind.OTHER, clientId, policy,
+					(declared != null) ? declared.config() : Map.of(), client.readReplicas().keySet(), Map::of, details);
+			others.add(new Subject(consumer, declared != null, consumer.assigned(), List.of(client)));
+		});
+		return others;
+	}
+
+}

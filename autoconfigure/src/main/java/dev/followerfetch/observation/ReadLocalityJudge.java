@@ -1,0 +1,229 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.followerfetch.observation;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
+
+import dev.followerfetch.Policy;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * Judges read locality from facts alone, without Kafka: where one consumer reads each of
+ * its partitions from, given what its clients report and the cluster's placement, and
+ * which state the whole application is in.
+ *
+ * @author follower-fetch authors
+ */
+final class ReadLocalityJudge {
+
+	static final String CLIENT_RACK = "clientRack";
+
+	private final int maxListedPartitions;
+
+	ReadLocalityJudge(int maxListedPartitions) {
+		this.maxListedPartitions = maxListedPartitions;
+	}
+
+	/**
+	 * Where one consumer reads from.
+	 * @param subject the consumer and what its clients report
+	 * @param view the cluster's racks and placement
+	 * @param rack this application's rack, or {@code null}
+	 * @param beyondGrace whether a partition read across zones despite an in-zone in-sync
+	 * replica has been so for longer than the grace period
+	 * @param bytes the consumer's byte totals
+	 * @return the judgement
+	 */
+	Judged judge(Subject subject, ClusterView view, String rack, Predicate<TopicPartition> beyondGrace,
+			ReceivedBytes.Totals bytes) {
+		ObservedConsumer consumer = subject.consumer();
+		Policy policy = consumer.policy();
+		Map<TopicPartition, Integer> readReplicas = new HashMap<>();
+		Set<TopicPartition> answered = new HashSet<>();
+		subject.clients().forEach((client) -> {
+			readReplicas.putAll(client.readReplicas());
+			answered.addAll(client.answered());
+		});
+		int local = 0;
+		int cross = 0;
+		boolean fetched = false;
+		List<String> gaps = new ArrayList<>();
+		List<String> fallback = new ArrayList<>();
+		List<String> lagging = new ArrayList<>();
+		List<String> uncovered = new ArrayList<>();
+		for (TopicPartition tp : subject.assigned()) {
+			ClusterView.Placement placement = view.partitions().get(tp);
+			Integer replica = readReplicas.get(tp);
+			boolean inZoneIsr = placement != null && rack != null
+					&& placement.isr().stream().anyMatch((broker) -> rack.equals(view.rackOf(broker)));
+			if (policy == Policy.LOCALITY && placement != null && !inZoneIsr) {
+				gaps.add(tp.toString());
+			}
+			if (replica == null || placement == null || !answered.contains(tp)) {
+				continue;
+			}
+			fetched = true;
+			int readFrom = (replica >= 0) ? replica : placement.leader();
+			if (replica >= 0 && !placement.isr().contains(replica)) {
+				lagging.add(tp.toString());
+			}
+			boolean inZone = rack != null && rack.equals(view.rackOf(readFrom));
+			if (inZone) {
+				local++;
+			}
+			else {
+				cross++;
+			}
+			if (policy == Policy.LOCALITY && inZoneIsr && !inZone && beyondGrace.test(tp)) {
+				(subject.declared() ? fallback : uncovered).add(tp.toString());
+			}
+		}
+		Map<String, Object> details = new LinkedHashMap<>(consumer.details());
+		if (!subject.declared() && !details.containsKey(CLIENT_RACK)) {
+			details.put(CLIENT_RACK, inferClientRack(readReplicas, answered, view));
+		}
+		ConsumerReads summary = new ConsumerReads(consumer.kind(), consumer.name(), policy,
+				subject.assigned().size(), local, cross, listed(gaps), gaps.size(), listed(fallback), listed(lagging),
+				listed(uncovered), bytes.local(), bytes.remote(), details);
+		return new Judged(summary, fetched);
+	}
+
+	private List<String> listed(List<String> partitions) {
+		return partitions.stream().sorted().limit(this.maxListedPartitions).toList();
+	}
+
+	/**
+	 * What can be known of a client's {@code client.rack} from where it reads, with
+	 * rack-aware selectors on every broker: a follower it reads from has exactly its rack;
+	 * leaders it reads from although a replica in the rack was in sync rule that rack
+	 * out, and when no broker rack is left it has none (empty, or a rack no broker has).
+	 */
+	static String inferClientRack(Map<TopicPartition, Integer> readReplicas, Set<TopicPartition> answered,
+			ClusterView view) {
+		if (view.selectors().isEmpty()
+				|| view.selectors().values().stream().anyMatch((selector) -> !selector.rackAware())) {
+			return "unknown";
+		}
+		Set<String> followerRacks = new HashSet<>();
+		List<ClusterView.Placement> leaderReads = new ArrayList<>();
+		readReplicas.forEach((tp, replica) -> {
+			ClusterView.Placement placement = view.partitions().get(tp);
+			if (placement == null || !answered.contains(tp)) {
+				return;
+			}
+			if (replica >= 0) {
+				followerRacks.add(String.valueOf(view.rackOf(replica)));
+			}
+			else if (placement.leader() >= 0) {
+				leaderReads.add(placement);
+			}
+		});
+		if (followerRacks.size() == 1) {
+			return followerRacks.iterator().next();
+		}
+		if (!followerRacks.isEmpty() || leaderReads.isEmpty()) {
+			return "unknown";
+		}
+		boolean someRackFits = view.racks()
+			.stream()
+			.anyMatch((rack) -> leaderReads.stream()
+				.allMatch((placement) -> rack.equals(view.rackOf(placement.leader()))
+						|| placement.isr().stream().noneMatch((broker) -> rack.equals(view.rackOf(broker)))));
+		return someRackFits ? "unknown" : "none";
+	}
+
+	/**
+	 * The application's state, worst first: no rack, a broker without a rack-aware
+	 * selector, a rack no broker has, nothing fetched yet, a follower out of sync read
+	 * from ({@code LAGGING}), a consumer the starter configured read across zones
+	 * ({@code FALLBACK}), a consumer it did not configure read across zones
+	 * ({@code UNCOVERED}), partitions without an in-zone replica ({@code PARTIAL}).
+	 * @param rack this application's rack, or {@code null}
+	 * @param views what each cluster said
+	 * @param racks every broker rack
+	 * @param reads every consumer's judgement
+	 * @return the state
+	 */
+	static FollowerFetchState state(String rack, Collection<ClusterView> views, Set<String> racks,
+			Collection<Judged> reads) {
+		if (rack == null) {
+			return FollowerFetchState.NO_RACK;
+		}
+		if (views.stream()
+			.flatMap((view) -> view.selectors().values().stream())
+			.anyMatch((selector) -> !selector.rackAware())) {
+			return FollowerFetchState.SELECTOR_DISABLED;
+		}
+		if (!racks.contains(rack)) {
+			return FollowerFetchState.RACK_MISMATCH;
+		}
+		boolean anyFetched = reads.stream().anyMatch(Judged::fetched);
+		boolean anyLocalityAssigned = reads.stream()
+			.map(Judged::summary)
+			.anyMatch((summary) -> summary.policy() == Policy.LOCALITY && summary.partitions() > 0);
+		if (anyLocalityAssigned && !anyFetched) {
+			return FollowerFetchState.STARTING;
+		}
+		List<ConsumerReads> summaries = reads.stream().map(Judged::summary).toList();
+		if (summaries.stream().anyMatch((summary) -> !summary.laggingPartitions().isEmpty())) {
+			return FollowerFetchState.LAGGING;
+		}
+		if (summaries.stream().anyMatch((summary) -> !summary.fallbackPartitions().isEmpty())) {
+			return FollowerFetchState.FALLBACK;
+		}
+		if (summaries.stream().anyMatch((summary) -> !summary.uncoveredPartitions().isEmpty())) {
+			return FollowerFetchState.UNCOVERED;
+		}
+		if (summaries.stream().anyMatch((summary) -> summary.placementGapCount() > 0)) {
+			return FollowerFetchState.PARTIAL;
+		}
+		return FollowerFetchState.ACTIVE;
+	}
+
+	/**
+	 * One consumer to judge.
+	 *
+	 * @param consumer the consumer, with its policy and details
+	 * @param declared whether its policy was declared to the starter (a listener, a
+	 * Streams application, a binding, a consumer configured through the
+	 * {@code ClientRackDecider}), rather than guessed for a consumer found in JMX only
+	 * @param assigned its partitions
+	 * @param clients what each of its clients reports
+	 */
+	record Subject(ObservedConsumer consumer, boolean declared, Collection<TopicPartition> assigned,
+			Collection<ClientMetrics> clients) {
+
+	}
+
+	/**
+	 * One consumer's judgement.
+	 *
+	 * @param summary where it reads
+	 * @param fetched whether it has processed a fetch answer for any of its partitions
+	 */
+	record Judged(ConsumerReads summary, boolean fetched) {
+
+	}
+
+}

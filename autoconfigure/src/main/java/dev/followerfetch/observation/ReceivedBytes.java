@@ -1,0 +1,113 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.followerfetch.observation;
+
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import dev.followerfetch.observation.ClientMetrics.NodeTotal;
+
+/**
+ * Bytes each observed consumer received from brokers in this zone and in others since
+ * start-up, accumulated from its clients' per-broker counters as deltas, so the totals
+ * stay monotonic when consumers are recreated or rebalanced. A counter that is not the
+ * one seen last time (another {@code Metric}, another client start time) or that went
+ * down started again from zero.
+ *
+ * @author follower-fetch authors
+ */
+final class ReceivedBytes {
+
+	private final Map<String, LastTotal> lastTotals = new HashMap<>();
+
+	private final Map<String, Totals> totals = new ConcurrentHashMap<>();
+
+	/**
+	 * Count what one consumer's clients received since the last call.
+	 * @param consumer the consumer's key
+	 * @param clients its clients' metrics
+	 * @param view the cluster's brokers and racks
+	 * @param rack this application's rack, or {@code null}
+	 * @return the consumer's totals so far
+	 */
+	synchronized Totals count(String consumer, Collection<ClientMetrics> clients, ClusterView view, String rack) {
+		Totals totals = this.totals.computeIfAbsent(consumer, (key) -> new Totals());
+		Set<String> seen = new HashSet<>();
+		for (ClientMetrics client : clients) {
+			for (NodeTotal node : client.received()) {
+				String key = consumer + "|" + client.clientId() + "|" + node.brokerId();
+				seen.add(key);
+				LastTotal last = this.lastTotals.put(key, new LastTotal(node.counter(), node.total()));
+				boolean sameCounter = last != null && Objects.equals(last.counter(), node.counter())
+						&& node.total() >= last.value();
+				double delta = sameCounter ? node.total() - last.value() : node.total();
+				if (!view.brokerRacks().containsKey(node.brokerId())) {
+					// a coordinator connection, or a broker the last refresh did not see: its
+					// total is kept so that its bytes are never counted twice, but not counted
+					continue;
+				}
+				if (rack != null && rack.equals(view.rackOf(node.brokerId()))) {
+					totals.local += delta;
+				}
+				else {
+					totals.remote += delta;
+				}
+			}
+		}
+		this.lastTotals.keySet().removeIf((key) -> key.startsWith(consumer + "|") && !seen.contains(key));
+		return totals;
+	}
+
+	/**
+	 * The totals of one consumer, for the meters.
+	 * @param consumer the consumer's key
+	 * @param local {@code true} for bytes from this zone
+	 * @return the byte count
+	 */
+	double total(String consumer, boolean local) {
+		Totals totals = this.totals.get(consumer);
+		return (totals != null) ? (local ? totals.local : totals.remote) : 0;
+	}
+
+	private record LastTotal(Object counter, double value) {
+
+	}
+
+	/**
+	 * One consumer's byte totals.
+	 */
+	static final class Totals {
+
+		private volatile double local;
+
+		private volatile double remote;
+
+		long local() {
+			return (long) this.local;
+		}
+
+		long remote() {
+			return (long) this.remote;
+		}
+
+	}
+
+}

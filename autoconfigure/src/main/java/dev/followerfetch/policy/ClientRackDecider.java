@@ -1,0 +1,231 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.followerfetch.policy;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Supplier;
+
+import dev.followerfetch.FollowerFetchProperties;
+import dev.followerfetch.Policy;
+import dev.followerfetch.detection.DetectedRack;
+import dev.followerfetch.policy.ConsumerPolicy.Origin;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+
+/**
+ * Decides which fetch policy a consumer of the application follows and which
+ * {@code client.rack} it carries. Consumer factories, listeners, Kafka Streams
+ * applications, bindings and consumers the application builds itself all ask this one
+ * component. Precedence: the consumer's own {@code client.rack}, then
+ * {@code follower-fetch.policy.<kind>.<name>}, {@code @FetchPolicy} on the method, on the
+ * class, then {@code follower-fetch.policy.default}.
+ *
+ * @author follower-fetch authors
+ */
+public final class ClientRackDecider {
+
+	private static final int MAX_CONFIGURED_CONSUMERS = 1000;
+
+	private final Policy defaultPolicy;
+
+	private final Map<ConsumerKind, Map<String, Policy>> configured;
+
+	private final Duration replicaLease;
+
+	private final Supplier<DetectedRack> detectedRack;
+
+	private final Map<String, ConfiguredConsumer> configuredConsumers = new LinkedHashMap<>() {
+
+		@Override
+		protected boolean removeEldestEntry(Map.Entry<String, ConfiguredConsumer> eldest) {
+			return size() > MAX_CONFIGURED_CONSUMERS;
+		}
+
+	};
+
+	/**
+	 * Create a decider for the given properties.
+	 * @param properties the {@code follower-fetch.policy} properties
+	 * @param detectedRack the detected rack, asked when a rack is needed
+	 */
+	public ClientRackDecider(FollowerFetchProperties.PolicyProperties properties,
+			Supplier<DetectedRack> detectedRack) {
+		Duration lease = properties.getReplicaLease();
+		if (lease == null || lease.isNegative()) {
+			throw new InvalidConfigurationPropertyValueException("follower-fetch.policy.replica-lease", lease,
+					"Must be zero (Kafka's default of 5 minutes) or a positive duration, for example 30s.");
+		}
+		this.defaultPolicy = (properties.getDefault() != null) ? properties.getDefault() : Policy.LOCALITY;
+		this.configured = Map.of(ConsumerKind.LISTENER, Map.copyOf(properties.getListeners()), ConsumerKind.STREAMS,
+				Map.copyOf(properties.getStreams()), ConsumerKind.BINDING, Map.copyOf(properties.getBindings()));
+		this.replicaLease = lease;
+		this.detectedRack = detectedRack;
+	}
+
+	/**
+	 * The policy of one consumer.
+	 * @param kind how the application consumes
+	 * @param name the consumer's name (listener id, application id, binding name), or
+	 * {@code null}
+	 * @param ownClientRack the {@code client.rack} the consumer sets itself, or
+	 * {@code null}: an empty one keeps it on the leaders
+	 * @param onMethod {@code @FetchPolicy} on the listener method, or {@code null}
+	 * @param onClass {@code @FetchPolicy} on the listener class, or {@code null}
+	 * @return the decision
+	 */
+	public ConsumerPolicy decide(ConsumerKind kind, String name, Object ownClientRack, Policy onMethod,
+			Policy onClass) {
+		if (ownClientRack != null) {
+			return new ConsumerPolicy(kind, name,
+					ownClientRack.toString().isBlank() ? Policy.FRESHNESS : Policy.LOCALITY, Origin.OWN_CLIENT_RACK);
+		}
+		Policy property = (name != null) ? this.configured.getOrDefault(kind, Map.of()).get(name) : null;
+		if (property != null) {
+			return new ConsumerPolicy(kind, name, property, Origin.PROPERTY);
+		}
+		if (onMethod != null) {
+			return new ConsumerPolicy(kind, name, onMethod, Origin.METHOD_ANNOTATION);
+		}
+		if (onClass != null) {
+			return new ConsumerPolicy(kind, name, onClass, Origin.CLASS_ANNOTATION);
+		}
+		return new ConsumerPolicy(kind, name, this.defaultPolicy, Origin.DEFAULT);
+	}
+
+	/**
+	 * The {@code client.rack} a consumer must carry for a policy.
+	 * @param policy the consumer's policy
+	 * @return empty text for freshness, the detected rack for locality, or nothing when
+	 * no rack was detected
+	 */
+	public Optional<String> clientRack(Policy policy) {
+		return (policy == Policy.FRESHNESS) ? Optional.of("") : detectedRack().rack();
+	}
+
+	/**
+	 * The {@code client.rack} a consumer's own properties must add over a consumer factory
+	 * that carries the default policy's rack: freshness always says so itself.
+	 * @param policy the consumer's policy
+	 * @return the value to set, or empty to leave the factory's in force
+	 */
+	public Optional<String> clientRackOverFactory(Policy policy) {
+		return (policy == Policy.LOCALITY && this.defaultPolicy == Policy.LOCALITY) ? Optional.empty()
+				: clientRack(policy);
+	}
+
+	/**
+	 * The {@code metadata.max.age.ms} a consumer configuration should get: a consumer keeps
+	 * the follower a leader sent it to until its metadata expires, even when that follower
+	 * has stopped replicating, so the replica lease bounds that time.
+	 * @param effectiveClientRack the {@code client.rack} the consumer reads with, or
+	 * {@code null}
+	 * @param config the consumer's configuration
+	 * @return the value to set, or empty when the consumer reads from no follower, sets
+	 * its own, or the lease is zero
+	 */
+	public Optional<String> replicaLease(Object effectiveClientRack, Map<String, ?> config) {
+		if (effectiveClientRack == null || effectiveClientRack.toString().isEmpty() || this.replicaLease.isZero()
+				|| config.containsKey(ConsumerConfig.METADATA_MAX_AGE_CONFIG)) {
+			return Optional.empty();
+		}
+		return Optional.of(String.valueOf(this.replicaLease.toMillis()));
+	}
+
+	/**
+	 * Configure one consumer's configuration map, as used for a binding or a consumer the
+	 * application builds itself: decide its policy from its own {@code client.rack} and the
+	 * properties, then add the {@code client.rack} and replica lease it needs, never
+	 * replacing a value the configuration already has. A consumer of kind
+	 * {@link ConsumerKind#OTHER} is remembered, so the health reports it under its declared
+	 * policy: give it a {@code client.id} (or use its client id as name).
+	 * @param kind how the application consumes
+	 * @param name the consumer's name (for {@link ConsumerKind#OTHER}, best its client id)
+	 * @param config the consumer configuration, changed in place
+	 * @return the decision
+	 */
+	public ConsumerPolicy configure(ConsumerKind kind, String name, Map<String, Object> config) {
+		Object own = config.get(ConsumerConfig.CLIENT_RACK_CONFIG);
+		ConsumerPolicy decision = decide(kind, name, own, null, null);
+		Object effective = own;
+		if (own == null) {
+			Optional<String> rack = clientRack(decision.policy());
+			if (rack.isPresent()) {
+				config.put(ConsumerConfig.CLIENT_RACK_CONFIG, rack.get());
+				effective = rack.get();
+			}
+		}
+		replicaLease(effective, config).ifPresent((lease) -> config.put(ConsumerConfig.METADATA_MAX_AGE_CONFIG, lease));
+		if (kind == ConsumerKind.OTHER && name != null) {
+			Object clientId = config.get(ConsumerConfig.CLIENT_ID_CONFIG);
+			remember(new ConfiguredConsumer(decision, (clientId != null) ? clientId.toString() : null,
+					(effective != null) ? effective.toString() : null, config));
+		}
+		return decision;
+	}
+
+	private void remember(ConfiguredConsumer consumer) {
+		synchronized (this.configuredConsumers) {
+			this.configuredConsumers.remove(consumer.policy().name());
+			this.configuredConsumers.put(consumer.policy().name(), consumer);
+		}
+	}
+
+	/**
+	 * The consumers the application built itself and configured through
+	 * {@link #configure(ConsumerKind, String, Map)} with {@link ConsumerKind#OTHER}, the
+	 * last configuration of each name, at most the last 1000 names.
+	 * @return the configured consumers, oldest first
+	 */
+	public List<ConfiguredConsumer> configuredConsumers() {
+		synchronized (this.configuredConsumers) {
+			return new ArrayList<>(this.configuredConsumers.values());
+		}
+	}
+
+	/**
+	 * The policy of consumers that choose none.
+	 * @return {@code follower-fetch.policy.default}
+	 */
+	public Policy defaultPolicy() {
+		return this.defaultPolicy;
+	}
+
+	/**
+	 * The rack detected at start-up.
+	 * @return the detected rack
+	 */
+	public DetectedRack detectedRack() {
+		return this.detectedRack.get();
+	}
+
+	/**
+	 * The names given a policy by {@code follower-fetch.policy.<kind>.<name>}.
+	 * @param kind how the application consumes
+	 * @return the names, sorted
+	 */
+	public Set<String> configuredNames(ConsumerKind kind) {
+		return new TreeSet<>(this.configured.getOrDefault(kind, Map.of()).keySet());
+	}
+
+}

@@ -1,0 +1,71 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.followerfetch.policy;
+
+import java.util.Locale;
+
+/**
+ * The ways an application consumes Kafka, each with its own policy properties and its
+ * own section in the health details.
+ *
+ * @author follower-fetch authors
+ */
+public enum ConsumerKind {
+
+	/**
+	 * A listener container ({@code @KafkaListener} or a container bean), named by its
+	 * listener id.
+	 */
+	LISTENER("follower-fetch.policy.listeners"),
+
+	/**
+	 * A Kafka Streams application, named by its {@code application.id}.
+	 */
+	STREAMS("follower-fetch.policy.streams"),
+
+	/**
+	 * A Spring Cloud Stream binding, named by its binding name.
+	 */
+	BINDING("follower-fetch.policy.bindings"),
+
+	/**
+	 * A consumer the application builds itself, named by its client id.
+	 */
+	OTHER(null);
+
+	private final String property;
+
+	ConsumerKind(String property) {
+		this.property = property;
+	}
+
+	/**
+	 * The value of the meters' {@code kind} tag.
+	 * @return {@code listener}, {@code streams}, {@code binding} or {@code other}
+	 */
+	public String tag() {
+		return name().toLowerCase(Locale.ROOT);
+	}
+
+	/**
+	 * The property that sets a policy per consumer of this kind.
+	 * @return the property prefix, or {@code null} when there is none
+	 */
+	public String property() {
+		return this.property;
+	}
+
+}

@@ -1,0 +1,242 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.followerfetch.e2e;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+import java.util.stream.IntStream;
+
+import dev.followerfetch.detection.DetectedRack;
+import dev.followerfetch.policy.ClientRackDecider;
+import dev.followerfetch.policy.ConsumerKind;
+import dev.followerfetch.test.ConsumerReadStats;
+import dev.followerfetch.test.MultiZoneKafkaExtension;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Consumers the application builds itself, on a real three-zone cluster: one built
+ * without a rack is found in JMX, named by its client id and turns the state to
+ * {@code UNCOVERED}; one configured through the documented ways reads in-zone, as its
+ * own metrics say.
+ *
+ * @author follower-fetch authors
+ */
+class HandBuiltConsumerEndToEndTests {
+
+	private static final String TOPIC = "ledger";
+
+	private static final int RECORDS = 600;
+
+	private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+	@RegisterExtension
+	static final MultiZoneKafkaExtension kafka = MultiZoneKafkaExtension.withZones("az-a", "az-b", "az-c");
+
+	private static ConfigurableApplicationContext context;
+
+	@BeforeAll
+	static void start() {
+		kafka.cluster().createTopicLedByEveryZone(TOPIC, 3, 3);
+		kafka.cluster().produce(TOPIC, RECORDS, 1024);
+		context = new SpringApplicationBuilder(HandBuiltApplication.class).web(WebApplicationType.NONE)
+			.properties("spring.kafka.bootstrap-servers=" + kafka.cluster().bootstrapServers(),
+					"spring.kafka.consumer.auto-offset-reset=earliest",
+					"spring.kafka.consumer.key-deserializer=" + ByteArrayDeserializer.class.getName(),
+					"spring.kafka.consumer.value-deserializer=" + ByteArrayDeserializer.class.getName(),
+					"follower-fetch.rack=az-b", "follower-fetch.observation.refresh-interval=200ms",
+					"follower-fetch.observation.fallback-grace=0s")
+			.run();
+	}
+
+	@AfterAll
+	static void stop() {
+		if (context != null) {
+			context.close();
+		}
+	}
+
+	@Test
+	void aConsumerBuiltWithoutARackIsNamedByItsClientIdAndMakesTheStateUncovered() {
+		Map<String, Object> config = context.getBean(KafkaProperties.class).buildConsumerProperties();
+		config.put(ConsumerConfig.CLIENT_ID_CONFIG, "hand-built-plain");
+		try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config)) {
+			ConsumerReadStats stats = readAll(consumer);
+			assertThat(stats.preferredReadReplicas()).hasSize(3)
+				.allSatisfy((tp, replica) -> assertThat(replica).isEqualTo(ConsumerReadStats.LEADER));
+			assertThat(stats.fractionOfBytesFrom("az-b", kafka.cluster()::rackOf)).isLessThan(0.5);
+			Health health = awaitHealth("UNCOVERED", (reads) -> reads.containsKey("hand-built-plain")
+					&& ((Map<?, ?>) reads.get("hand-built-plain")).get("uncoveredPartitions") instanceof List<?> list
+					&& list.size() == 2);
+			assertThat(health.getStatus().getCode()).isEqualTo("UNKNOWN");
+			Map<String, Object> plain = otherConsumer(health, "hand-built-plain");
+			assertThat(plain).containsEntry("policy", "LOCALITY")
+				.containsEntry("declared", false)
+				.containsEntry("clientRack", "none")
+				.containsEntry("partitions", 3)
+				.containsEntry("zoneLocalPartitions", 1)
+				.containsEntry("crossZonePartitions", 2);
+			MeterRegistry registry = context.getBean(MeterRegistry.class);
+			await().atMost(TIMEOUT).untilAsserted(() -> {
+				assertThat(registry.get("follower.fetch.partitions")
+					.tags("listener", "hand-built-plain", "kind", "other", "zone", "remote")
+					.gauge()
+					.value()).isEqualTo(2);
+				assertThat(registry.get("follower.fetch.bytes")
+					.tags("listener", "hand-built-plain", "kind", "other", "policy", "locality", "zone", "remote")
+					.functionCounter()
+					.count()).isGreaterThan(RECORDS * 1024 / 2);
+			});
+			assertThat(registry.get("follower.fetch.state").tags("state", "UNCOVERED").gauge().value()).isEqualTo(1);
+		}
+	}
+
+	@Test
+	void aConsumerConfiguredThroughTheDeciderReadsInZoneUnderItsDeclaredPolicy() {
+		try (KafkaConsumer<byte[], byte[]> consumer = context.getBean(LedgerExport.class).open()) {
+			ConsumerReadStats stats = readAll(consumer);
+			assertReadsInZone(stats);
+			Health health = awaitHealth("ACTIVE", (reads) -> readsInZone(reads, "ledger-export")
+					&& !reads.containsKey("hand-built-plain") && !reads.containsKey("hand-built-detected"));
+			assertThat(otherConsumer(health, "ledger-export")).containsEntry("policy", "LOCALITY")
+				.containsEntry("declared", true)
+				.containsEntry("clientRack", "az-b")
+				.containsEntry("zoneLocalPartitions", 3)
+				.containsEntry("crossZonePartitions", 0)
+				.doesNotContainKey("uncoveredPartitions");
+		}
+	}
+
+	@Test
+	void aConsumerGivenTheDetectedRackBeanReadsInZoneAndItsRackIsInferred() {
+		Map<String, Object> config = context.getBean(KafkaProperties.class).buildConsumerProperties();
+		config.put(ConsumerConfig.CLIENT_ID_CONFIG, "hand-built-detected");
+		DetectedRack detectedRack = context.getBean(DetectedRack.class);
+		detectedRack.rack().ifPresent((rack) -> config.put(ConsumerConfig.CLIENT_RACK_CONFIG, rack));
+		try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config)) {
+			assertReadsInZone(readAll(consumer));
+			Health health = awaitHealth("ACTIVE", (reads) -> readsInZone(reads, "hand-built-detected")
+					&& !reads.containsKey("hand-built-plain") && !reads.containsKey("ledger-export"));
+			assertThat(otherConsumer(health, "hand-built-detected")).containsEntry("declared", false)
+				.containsEntry("clientRack", "az-b")
+				.containsEntry("zoneLocalPartitions", 3);
+		}
+	}
+
+	private static boolean readsInZone(Map<String, Object> otherConsumers, String clientId) {
+		return otherConsumers.get(clientId) instanceof Map<?, ?> reads
+				&& Integer.valueOf(3).equals(reads.get("zoneLocalPartitions"));
+	}
+
+	private static void assertReadsInZone(ConsumerReadStats stats) {
+		int inZone = kafka.cluster().brokerId("az-b");
+		assertThat(stats.preferredReadReplicas()).hasSize(3).allSatisfy((tp, replica) -> {
+			int leader = kafka.cluster().describeTopic(TOPIC).partitions().get(tp.partition()).leader().id();
+			assertThat(replica).isEqualTo((leader == inZone) ? ConsumerReadStats.LEADER : inZone);
+		});
+		assertThat(stats.fractionOfBytesFrom("az-b", kafka.cluster()::rackOf)).isGreaterThanOrEqualTo(0.99);
+	}
+
+	private static ConsumerReadStats readAll(KafkaConsumer<byte[], byte[]> consumer) {
+		List<TopicPartition> partitions = IntStream.range(0, 3).mapToObj((p) -> new TopicPartition(TOPIC, p)).toList();
+		consumer.assign(partitions);
+		consumer.seekToBeginning(partitions);
+		int[] read = { 0 };
+		await().atMost(TIMEOUT).until(() -> {
+			read[0] += consumer.poll(Duration.ofMillis(100)).count();
+			return read[0] >= RECORDS;
+		});
+		return ConsumerReadStats.of(consumer.metrics());
+	}
+
+	private static Health awaitHealth(String state, Predicate<Map<String, Object>> otherConsumers) {
+		HealthIndicator indicator = context.getBean("followerFetchHealthIndicator", HealthIndicator.class);
+		Health[] health = new Health[1];
+		await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(100)).untilAsserted(() -> {
+			health[0] = indicator.health(true);
+			assertThat(health[0].getDetails()).containsEntry("state", state);
+			assertThat(otherConsumers.test(otherConsumers(health[0]))).as("%s", health[0].getDetails()).isTrue();
+		});
+		return health[0];
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Map<String, Object> otherConsumers(Health health) {
+		return (Map<String, Object>) health.getDetails().getOrDefault("otherConsumers", Map.of());
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Map<String, Object> otherConsumer(Health health, String clientId) {
+		return (Map<String, Object>) otherConsumers(health).get(clientId);
+	}
+
+	@SpringBootConfiguration
+	@EnableAutoConfiguration
+	static class HandBuiltApplication {
+
+		@Bean
+		LedgerExport ledgerExport(KafkaProperties kafkaProperties, ClientRackDecider decider) {
+			return new LedgerExport(kafkaProperties, decider);
+		}
+
+	}
+
+	/**
+	 * A consumer built by hand the documented way (docs/hand-built-consumers.md).
+	 */
+	static class LedgerExport {
+
+		private final KafkaProperties kafkaProperties;
+
+		private final ClientRackDecider decider;
+
+		LedgerExport(KafkaProperties kafkaProperties, ClientRackDecider decider) {
+			this.kafkaProperties = kafkaProperties;
+			this.decider = decider;
+		}
+
+		KafkaConsumer<byte[], byte[]> open() {
+			Map<String, Object> config = this.kafkaProperties.buildConsumerProperties();
+			config.put(ConsumerConfig.CLIENT_ID_CONFIG, "ledger-export");
+			this.decider.configure(ConsumerKind.OTHER, "ledger-export", config);
+			return new KafkaConsumer<>(config);
+		}
+
+	}
+
+}

@@ -1,0 +1,216 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.followerfetch.observation;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import javax.management.MBeanServerFactory;
+
+import dev.followerfetch.Policy;
+import dev.followerfetch.observation.ClientMetrics.NodeTotal;
+import dev.followerfetch.observation.ClusterView.Placement;
+import dev.followerfetch.observation.ClusterView.Selector;
+import dev.followerfetch.observation.ConsumerMetricsReader.JmxConsumers;
+import dev.followerfetch.observation.ReadLocalityJudge.Judged;
+import dev.followerfetch.observation.ReadLocalityJudge.Subject;
+import dev.followerfetch.policy.ConsumerKind;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The judging of read locality from facts alone, without Kafka: brokers 0, 1 and 2 in
+ * az-a, az-b and az-c, each leading one partition of {@code t} replicated to all three,
+ * and an application in az-b.
+ *
+ * @author follower-fetch authors
+ */
+class ReadLocalityJudgeTests {
+
+	private static final TopicPartition T0 = new TopicPartition("t", 0);
+
+	private static final TopicPartition T1 = new TopicPartition("t", 1);
+
+	private static final TopicPartition T2 = new TopicPartition("t", 2);
+
+	private static final Selector RACK_AWARE = new Selector(
+			"org.apache.kafka.common.replica.RackAwareReplicaSelector", true);
+
+	private static final ClusterView VIEW = view(RACK_AWARE, Set.of(0, 1, 2));
+
+	private final ReadLocalityJudge judge = new ReadLocalityJudge(20);
+
+	@Test
+	void aConsumerNoSourceAccountsForReadingLeadersAcrossZonesIsUncoveredWithNoClientRack() {
+		Judged judged = judge(subject(ConsumerKind.OTHER, Policy.LOCALITY, false, leaders()), VIEW, true);
+		assertThat(judged.summary().uncoveredPartitions()).containsExactly("t-0", "t-2");
+		assertThat(judged.summary().fallbackPartitions()).isEmpty();
+		assertThat(judged.summary().details()).containsEntry("clientRack", "none");
+		assertThat(state(judged)).isEqualTo(FollowerFetchState.UNCOVERED);
+	}
+
+	@Test
+	void aLocalityListenerReadingAcrossZonesIsAFallbackNotUncovered() {
+		Judged judged = judge(subject(ConsumerKind.LISTENER, Policy.LOCALITY, true, leaders()), VIEW, true);
+		assertThat(judged.summary().fallbackPartitions()).containsExactly("t-0", "t-2");
+		assertThat(judged.summary().uncoveredPartitions()).isEmpty();
+		assertThat(judged.summary().details()).doesNotContainKey("clientRack");
+		assertThat(state(judged)).isEqualTo(FollowerFetchState.FALLBACK);
+	}
+
+	@Test
+	void aDeclaredFreshnessConsumerReadingLeadersIsNeitherFallbackNorUncovered() {
+		Judged judged = judge(subject(ConsumerKind.OTHER, Policy.FRESHNESS, true, leaders()), VIEW, true);
+		assertThat(judged.summary().uncoveredPartitions()).isEmpty();
+		assertThat(judged.summary().crossZonePartitions()).isEqualTo(2);
+		assertThat(state(judged)).isEqualTo(FollowerFetchState.ACTIVE);
+	}
+
+	@Test
+	void crossZoneReadsWithinTheGraceAreNotUncovered() {
+		Judged judged = judge(subject(ConsumerKind.OTHER, Policy.LOCALITY, false, leaders()), VIEW, false);
+		assertThat(judged.summary().uncoveredPartitions()).isEmpty();
+		assertThat(state(judged)).isEqualTo(FollowerFetchState.ACTIVE);
+	}
+
+	@Test
+	void aConsumerReadingFromInZoneFollowersHasThatRackAndIsActive() {
+		Map<TopicPartition, Integer> replicas = Map.of(T0, 1, T1, -1, T2, 1);
+		Judged judged = judge(subject(ConsumerKind.OTHER, Policy.LOCALITY, false, replicas), VIEW, true);
+		assertThat(judged.summary().zoneLocalPartitions()).isEqualTo(3);
+		assertThat(judged.summary().details()).containsEntry("clientRack", "az-b");
+		assertThat(state(judged)).isEqualTo(FollowerFetchState.ACTIVE);
+	}
+
+	@Test
+	void aConsumerReadingFollowersOfAnotherZoneHasThatZonesRackAndIsUncovered() {
+		Map<TopicPartition, Integer> replicas = Map.of(T0, -1, T1, 0, T2, 0);
+		Judged judged = judge(subject(ConsumerKind.OTHER, Policy.LOCALITY, false, replicas), VIEW, true);
+		assertThat(judged.summary().details()).containsEntry("clientRack", "az-a");
+		assertThat(judged.summary().uncoveredPartitions()).containsExactly("t-0", "t-1", "t-2");
+	}
+
+	@Test
+	void aConsumerReadingOnlyTheLeaderOfItsOwnZoneHasAnUnknownRack() {
+		assertThat(ReadLocalityJudge.inferClientRack(Map.of(T1, -1), Set.of(T1), VIEW)).isEqualTo("unknown");
+	}
+
+	@Test
+	void withoutRackAwareSelectorsNoRackIsInferred() {
+		ClusterView view = view(new Selector(null, false), Set.of(0, 1, 2));
+		assertThat(ReadLocalityJudge.inferClientRack(leaders(), leaders().keySet(), view)).isEqualTo("unknown");
+		Judged judged = judge(subject(ConsumerKind.OTHER, Policy.LOCALITY, false, leaders()), view, true);
+		assertThat(ReadLocalityJudge.state("az-b", List.of(view), view.racks(), List.of(judged)))
+			.isEqualTo(FollowerFetchState.SELECTOR_DISABLED);
+	}
+
+	@Test
+	void aRackNoBrokerHasIsReportedBeforeUncoveredConsumers() {
+		Judged judged = judge(subject(ConsumerKind.OTHER, Policy.LOCALITY, false, leaders()), VIEW, true);
+		assertThat(ReadLocalityJudge.state("az-x", List.of(VIEW), VIEW.racks(), List.of(judged)))
+			.isEqualTo(FollowerFetchState.RACK_MISMATCH);
+	}
+
+	@Test
+	void laggingComesBeforeFallbackWhichComesBeforeUncoveredWhichComesBeforePartial() {
+		Judged uncovered = judge(subject(ConsumerKind.OTHER, Policy.LOCALITY, false, leaders()), VIEW, true);
+		Judged fallback = judge(subject(ConsumerKind.LISTENER, Policy.LOCALITY, true, leaders()), VIEW, true);
+		ClusterView t0OutOfSyncInZone = view(RACK_AWARE, Set.of(0, 2));
+		Judged lagging = judge(subject(ConsumerKind.LISTENER, Policy.LOCALITY, true, Map.of(T0, 1, T1, -1, T2, 1)),
+				t0OutOfSyncInZone, true);
+		Judged gap = judge(subject(ConsumerKind.LISTENER, Policy.LOCALITY, true, Map.of(T0, -1, T1, -1, T2, 1)),
+				t0OutOfSyncInZone, true);
+		assertThat(lagging.summary().laggingPartitions()).containsExactly("t-0");
+		assertThat(gap.summary().placementGaps()).containsExactly("t-0");
+		assertThat(gap.summary().fallbackPartitions()).isEmpty();
+		assertThat(state(lagging, fallback, uncovered, gap)).isEqualTo(FollowerFetchState.LAGGING);
+		assertThat(state(fallback, uncovered, gap)).isEqualTo(FollowerFetchState.FALLBACK);
+		assertThat(state(uncovered, gap)).isEqualTo(FollowerFetchState.UNCOVERED);
+	}
+
+	@Test
+	void bytesReadFromJmxAreCountedOnceAndAgainAfterTheClientRestarts() {
+		ReceivedBytes bytes = new ReceivedBytes();
+		assertThat(bytes.count("other:x", List.of(client(1000, 1L)), VIEW, "az-b").local()).isEqualTo(1000);
+		assertThat(bytes.count("other:x", List.of(client(1500, 1L)), VIEW, "az-b").local()).isEqualTo(1500);
+		assertThat(bytes.count("other:x", List.of(client(1500, 1L)), VIEW, "az-b").local()).isEqualTo(1500);
+		assertThat(bytes.count("other:x", List.of(client(2000, 2L)), VIEW, "az-b").local()).isEqualTo(3500);
+		assertThat(bytes.count("other:x", List.of(client(100, null)), VIEW, "az-b").local()).isEqualTo(3600);
+		assertThat(bytes.count("other:x", List.of(client(50, null)), VIEW, "az-b").local()).isEqualTo(3650);
+	}
+
+	@Test
+	void whenJmxCannotBeReadTheProblemsSaySo() {
+		ConsumerMetricsReader reader = new ConsumerMetricsReader(() -> {
+			throw new SecurityException("no MBean server for you");
+		});
+		List<String> problems = new ArrayList<>();
+		assertThat(new OtherConsumers(reader, List::of, () -> Policy.LOCALITY).find(List.of(), problems)).isEmpty();
+		assertThat(problems).singleElement()
+			.asString()
+			.startsWith("consumer metrics cannot be read from JMX")
+			.endsWith("consumers the application builds itself are not observed");
+	}
+
+	@Test
+	void whenTheKnownConsumersAreNotInJmxTheProblemsSaySoOnce() {
+		ConsumerMetricsReader reader = new ConsumerMetricsReader(MBeanServerFactory::newMBeanServer);
+		JmxConsumers empty = reader.fromJmx();
+		assertThat(empty.clients()).isEmpty();
+		List<String> problems = new ArrayList<>();
+		Subject known = subject(ConsumerKind.LISTENER, Policy.LOCALITY, true, leaders());
+		new OtherConsumers(reader, List::of, () -> Policy.LOCALITY).find(List.of(known, known), problems);
+		assertThat(problems).containsExactly(OtherConsumers.NOT_IN_JMX);
+	}
+
+	private Judged judge(Subject subject, ClusterView view, boolean beyondGrace) {
+		return this.judge.judge(subject, view, "az-b", (tp) -> beyondGrace, new ReceivedBytes().count("x",
+				List.of(), view, "az-b"));
+	}
+
+	private static FollowerFetchState state(Judged... judged) {
+		return ReadLocalityJudge.state("az-b", List.of(VIEW), VIEW.racks(), List.of(judged));
+	}
+
+	private static Map<TopicPartition, Integer> leaders() {
+		return Map.of(T0, -1, T1, -1, T2, -1);
+	}
+
+	private static Subject subject(ConsumerKind kind, Policy policy, boolean declared,
+			Map<TopicPartition, Integer> readReplicas) {
+		ClientMetrics client = new ClientMetrics("client-1", readReplicas, readReplicas.keySet(), List.of());
+		ObservedConsumer consumer = new ObservedConsumer(kind, "c", policy, Map.of(), readReplicas.keySet(), Map::of,
+				Map.of());
+		return new Subject(consumer, declared, consumer.assigned(), List.of(client));
+	}
+
+	private static ClientMetrics client(double total, Object counter) {
+		return new ClientMetrics("client-1", Map.of(), Set.of(), List.of(new NodeTotal(1, total, counter)));
+	}
+
+	private static ClusterView view(Selector selector, Set<Integer> isrOfT0) {
+		return new ClusterView(Map.of(0, "az-a", 1, "az-b", 2, "az-c"), Map.of(0, selector, 1, selector, 2, selector),
+				null, Map.of(T0, new Placement(0, List.of(0, 1, 2), isrOfT0), T1,
+						new Placement(1, List.of(1, 2, 0), Set.of(0, 1, 2)), T2,
+						new Placement(2, List.of(2, 0, 1), Set.of(0, 1, 2))),
+				Map.of());
+	}
+
+}

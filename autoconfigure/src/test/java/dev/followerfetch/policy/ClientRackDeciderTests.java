@@ -1,0 +1,137 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.followerfetch.policy;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+import dev.followerfetch.FollowerFetchProperties;
+import dev.followerfetch.Policy;
+import dev.followerfetch.detection.DetectedRack;
+import dev.followerfetch.policy.ConsumerPolicy.Origin;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Tests for {@link ClientRackDecider}.
+ *
+ * @author follower-fetch authors
+ */
+class ClientRackDeciderTests {
+
+	private final FollowerFetchProperties.PolicyProperties properties = new FollowerFetchProperties().getPolicy();
+
+	@Test
+	void aConsumersOwnRackBeatsEverythingElseAndAnEmptyOneMeansFreshness() {
+		this.properties.getListeners().put("payments", Policy.LOCALITY);
+		ClientRackDecider decider = decider("az-b");
+		assertThat(decider.decide(ConsumerKind.LISTENER, "payments", "", Policy.LOCALITY, Policy.LOCALITY))
+			.isEqualTo(ConsumerPolicy.listener("payments", Policy.FRESHNESS, Origin.OWN_CLIENT_RACK));
+		assertThat(decider.decide(ConsumerKind.LISTENER, "payments", "az-c", Policy.FRESHNESS, null))
+			.isEqualTo(ConsumerPolicy.listener("payments", Policy.LOCALITY, Origin.OWN_CLIENT_RACK));
+	}
+
+	@Test
+	void thePropertyOfTheConsumersKindBeatsTheAnnotations() {
+		this.properties.getStreams().put("counts", Policy.FRESHNESS);
+		this.properties.getListeners().put("audit", Policy.LOCALITY);
+		ClientRackDecider decider = decider("az-b");
+		assertThat(decider.decide(ConsumerKind.STREAMS, "counts", null, null, null))
+			.isEqualTo(new ConsumerPolicy(ConsumerKind.STREAMS, "counts", Policy.FRESHNESS, Origin.PROPERTY));
+		assertThat(decider.decide(ConsumerKind.BINDING, "counts", null, null, null).origin()).isEqualTo(Origin.DEFAULT);
+		assertThat(decider.decide(ConsumerKind.LISTENER, "audit", null, Policy.FRESHNESS, Policy.FRESHNESS))
+			.isEqualTo(ConsumerPolicy.listener("audit", Policy.LOCALITY, Origin.PROPERTY));
+	}
+
+	@Test
+	void theMethodAnnotationBeatsTheClassAnnotationWhichBeatsTheDefault() {
+		this.properties.setDefault(Policy.FRESHNESS);
+		ClientRackDecider decider = decider("az-b");
+		assertThat(decider.decide(ConsumerKind.LISTENER, "a", null, Policy.LOCALITY, Policy.FRESHNESS))
+			.isEqualTo(ConsumerPolicy.listener("a", Policy.LOCALITY, Origin.METHOD_ANNOTATION));
+		assertThat(decider.decide(ConsumerKind.LISTENER, "a", null, null, Policy.LOCALITY))
+			.isEqualTo(ConsumerPolicy.listener("a", Policy.LOCALITY, Origin.CLASS_ANNOTATION));
+		assertThat(decider.decide(ConsumerKind.LISTENER, null, null, null, null))
+			.isEqualTo(ConsumerPolicy.listener(null, Policy.FRESHNESS, Origin.DEFAULT));
+	}
+
+	@Test
+	void freshnessMeansAnEmptyRackAndLocalityTheDetectedOne() {
+		assertThat(decider("az-b").clientRack(Policy.FRESHNESS)).hasValue("");
+		assertThat(decider("az-b").clientRack(Policy.LOCALITY)).hasValue("az-b");
+		assertThat(decider(null).clientRack(Policy.LOCALITY)).isEmpty();
+	}
+
+	@Test
+	void overAFactoryFreshnessAlwaysSaysSoAndLocalityOnlyWhenTheFactoryHasNoRack() {
+		assertThat(decider("az-b").clientRackOverFactory(Policy.LOCALITY)).isEmpty();
+		assertThat(decider("az-b").clientRackOverFactory(Policy.FRESHNESS)).hasValue("");
+		this.properties.setDefault(Policy.FRESHNESS);
+		assertThat(decider("az-b").clientRackOverFactory(Policy.LOCALITY)).hasValue("az-b");
+		assertThat(decider("az-b").clientRackOverFactory(Policy.FRESHNESS)).hasValue("");
+	}
+
+	@Test
+	void theReplicaLeaseGoesOnlyToConsumersThatReadFromAFollowerAndSetNoneThemselves() {
+		ClientRackDecider decider = decider("az-b");
+		assertThat(decider.replicaLease("az-b", Map.of())).hasValue("30000");
+		assertThat(decider.replicaLease("", Map.of())).isEmpty();
+		assertThat(decider.replicaLease(null, Map.of())).isEmpty();
+		assertThat(decider.replicaLease("az-b", Map.of("metadata.max.age.ms", "1000"))).isEmpty();
+		this.properties.setReplicaLease(Duration.ZERO);
+		assertThat(decider("az-b").replicaLease("az-b", Map.of())).isEmpty();
+	}
+
+	@Test
+	void configureAddsTheRackAndLeaseButKeepsWhatTheConfigurationSets() {
+		this.properties.getBindings().put("audit-in-0", Policy.FRESHNESS);
+		ClientRackDecider decider = decider("az-b");
+		Map<String, Object> plain = new HashMap<>();
+		assertThat(decider.configure(ConsumerKind.BINDING, "process-in-0", plain).policy()).isEqualTo(Policy.LOCALITY);
+		assertThat(plain).containsEntry("client.rack", "az-b").containsEntry("metadata.max.age.ms", "30000");
+		Map<String, Object> fresh = new HashMap<>();
+		assertThat(decider.configure(ConsumerKind.BINDING, "audit-in-0", fresh).origin()).isEqualTo(Origin.PROPERTY);
+		assertThat(fresh).containsExactly(Map.entry("client.rack", ""));
+		Map<String, Object> own = new HashMap<>(Map.of("client.rack", "az-c", "metadata.max.age.ms", "5000"));
+		assertThat(decider.configure(ConsumerKind.BINDING, "audit-in-0", own).origin())
+			.isEqualTo(Origin.OWN_CLIENT_RACK);
+		assertThat(own).containsOnly(Map.entry("client.rack", "az-c"), Map.entry("metadata.max.age.ms", "5000"));
+	}
+
+	@Test
+	void withoutADetectedRackConfigureLeavesALocalityConsumerAlone() {
+		Map<String, Object> config = new HashMap<>();
+		decider(null).configure(ConsumerKind.OTHER, "hand-built", config);
+		assertThat(config).isEmpty();
+	}
+
+	@Test
+	void aNegativeReplicaLeaseIsRejectedNamingTheProperty() {
+		this.properties.setReplicaLease(Duration.ofSeconds(-1));
+		assertThatExceptionOfType(InvalidConfigurationPropertyValueException.class).isThrownBy(() -> decider("az-b"))
+			.withMessageContaining("follower-fetch.policy.replica-lease");
+	}
+
+	private ClientRackDecider decider(String rack) {
+		return new ClientRackDecider(this.properties, () -> DetectedRack.of(rack, "test"));
+	}
+
+}
