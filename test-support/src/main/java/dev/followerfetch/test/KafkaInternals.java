@@ -441,7 +441,8 @@ final class KafkaInternals implements AutoCloseable {
 
 	private static String unsupported(String action, String cause) {
 		return "Cannot " + action + " with Kafka " + kafkaVersion() + " (" + cause
-				+ "): Kafka's internals changed; follower-fetch-test's KafkaInternals needs an update for this version";
+				+ "): Kafka's internals changed, and follower-fetch-test's KafkaInternals needs an update for this version, "
+				+ "or Kafka's jars and their dependencies are of mixed versions";
 	}
 
 	private static <T> T call(String action, Callable<T> call) {
