@@ -253,6 +253,24 @@ final class KafkaInternals implements AutoCloseable {
 	}
 
 	/**
+	 * Whether a broker's replica manager hosts a partition, and leads it: a broker's
+	 * metadata cache names it leader before its replica manager takes the leadership, and
+	 * a record produced in between is refused. ({@code kafka.cluster.Partition} is read
+	 * reflectively: its interfaces are in a jar the fixture does not compile against.)
+	 */
+	Hosting hosting(int brokerId, TopicPartition partition) {
+		return call("read the replica manager of broker " + brokerId, () -> {
+			Option<?> hosted = broker(brokerId).replicaManager().onlinePartition(partition);
+			if (hosted.isEmpty()) {
+				return Hosting.NONE;
+			}
+			Object online = hosted.get();
+			boolean leader = (Boolean) online.getClass().getMethod("isLeader").invoke(online);
+			return leader ? Hosting.LEADER : Hosting.FOLLOWER;
+		});
+	}
+
+	/**
 	 * Remove the replica fetchers of a broker for the given partitions, remembering where
 	 * each stopped.
 	 * @return the partitions whose fetchers were removed
@@ -423,7 +441,8 @@ final class KafkaInternals implements AutoCloseable {
 
 	private static String unsupported(String action, String cause) {
 		return "Cannot " + action + " with Kafka " + kafkaVersion() + " (" + cause
-				+ "): Kafka's internals changed; follower-fetch-test's KafkaInternals needs an update for this version";
+				+ "): Kafka's internals changed, and follower-fetch-test's KafkaInternals needs an update for this version, "
+				+ "or Kafka's jars and their dependencies are of mixed versions";
 	}
 
 	private static <T> T call(String action, Callable<T> call) {
@@ -449,6 +468,15 @@ final class KafkaInternals implements AutoCloseable {
 		int isrSize() {
 			return this.isr.size();
 		}
+
+	}
+
+	/**
+	 * How a broker's replica manager holds a partition.
+	 */
+	enum Hosting {
+
+		NONE, FOLLOWER, LEADER
 
 	}
 

@@ -276,7 +276,8 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 
 	/**
 	 * Create a topic with the given replicas and wait until every partition has a leader
-	 * and a full ISR, as seen by an Admin client and by every broker.
+	 * and a full ISR, as seen by an Admin client and by every broker, and every replica has
+	 * taken its role (a leader that has not yet refuses records).
 	 * @param name the topic name
 	 * @param replicaAssignment the broker ids of the replicas of each partition, preferred
 	 * leader first; partitions must be numbered 0..n-1
@@ -460,7 +461,8 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 
 	/**
 	 * Wait until every partition of a topic has a leader and every replica in its ISR, as
-	 * seen by an Admin client and by every running broker.
+	 * seen by an Admin client and by every running broker, and every running replica has
+	 * taken its role.
 	 * @param topic the topic name
 	 */
 	public void awaitInSync(String topic) {
@@ -534,7 +536,19 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 						+ ", replicas " + replicas);
 			}
 		}
-		for (int broker : this.kafka.runningBrokerIds()) {
+		Set<Integer> running = this.kafka.runningBrokerIds();
+		for (TopicPartitionInfo partition : partitions) {
+			TopicPartition topicPartition = new TopicPartition(name, partition.partition());
+			for (Node replica : partition.replicas()) {
+				KafkaInternals.Hosting expected = (replica.id() == partition.leader().id())
+						? KafkaInternals.Hosting.LEADER : KafkaInternals.Hosting.FOLLOWER;
+				if (running.contains(replica.id()) && this.kafka.hosting(replica.id(), topicPartition) != expected) {
+					throw new AssertionError("Broker " + replica.id() + " does not host " + topicPartition + " as "
+							+ expected + " yet");
+				}
+			}
+		}
+		for (int broker : running) {
 			for (Map.Entry<Integer, List<Integer>> partition : assignment.entrySet()) {
 				KafkaInternals.PartitionState state = this.kafka.partitionState(broker, name, partition.getKey())
 					.orElseThrow(() -> new AssertionError(
