@@ -15,10 +15,12 @@
  */
 package dev.followerfetch.policy;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Properties;
 import java.util.Set;
 
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.utils.AppInfoParser;
 
 /**
  * What the kafka-clients on the classpath let a producer say about its zone: producer
@@ -51,7 +53,20 @@ public record ProducerRackSupport(boolean clientRack, boolean rackAwarePartition
 	public static ProducerRackSupport ofClasspath() {
 		Set<String> names = ProducerConfig.configNames();
 		return new ProducerRackSupport(names.contains(CLIENT_RACK), names.contains(RACK_AWARE),
-				AppInfoParser.getVersion());
+				classpathKafkaVersion());
+	}
+
+	private static String classpathKafkaVersion() {
+		try (InputStream in = ProducerConfig.class.getResourceAsStream("/kafka/kafka-version.properties")) {
+			Properties properties = new Properties();
+			if (in != null) {
+				properties.load(in);
+			}
+			return properties.getProperty("version", "unknown");
+		}
+		catch (IOException ex) {
+			return "unknown";
+		}
 	}
 
 }
