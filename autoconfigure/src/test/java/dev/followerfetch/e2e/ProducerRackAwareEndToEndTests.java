@@ -25,21 +25,29 @@ import java.util.concurrent.TimeUnit;
 
 import dev.followerfetch.application.ClientRackAutoConfiguration;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
+import dev.followerfetch.policy.FetchPolicyAutoConfiguration;
 import dev.followerfetch.policy.ProducerRackSupport;
 import dev.followerfetch.test.MultiZoneKafkaExtension;
 import dev.followerfetch.test.ProducerWriteStats;
+import dev.followerfetch.observation.FollowerFetchObservationAutoConfiguration;
+import dev.followerfetch.observation.ProducerWrites;
+import dev.followerfetch.observation.ReadLocalityMonitor;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.utils.Utils;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationContext;
@@ -47,6 +55,7 @@ import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.support.SendResult;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.offset;
 
 /**
  * Rack-aware partitioning of records without a key (KIP-1123) proven on a real three-zone
@@ -128,6 +137,40 @@ class ProducerRackAwareEndToEndTests {
 			assertThat(stats.byteShare(ZONE)).as(stats.toString()).isBetween(0.2, 0.47);
 			assertThat(stats.recordsByPartition()).as(stats.toString()).hasSize(PARTITIONS);
 		});
+	}
+
+	@Test
+	void theHealthAndTheMeterShowTheBytesSentInZoneAndTheShareOfPartitionsKeylessRecordsGoTo() {
+		withStarter("follower-fetch.producer.rack-aware=true")
+			.withConfiguration(AutoConfigurations.of(FetchPolicyAutoConfiguration.class,
+					FollowerFetchObservationAutoConfiguration.class))
+			.run((context) -> {
+				ProducerWriteStats stats = sendKeyless(context);
+				ReadLocalityMonitor monitor = context.getBean(ReadLocalityMonitor.class);
+				ProducerWrites writes = monitor.refresh().producers().get("kafkaProducerFactory");
+				System.out.printf("observed: %s%n", writes);
+				assertThat(writes.rackAware()).isTrue();
+				assertThat(writes.topics()).containsExactly(TOPIC);
+				assertThat(writes.partitions()).isEqualTo(PARTITIONS);
+				assertThat(writes.keylessPartitions()).isEqualTo(PARTITIONS / 3);
+				assertThat((double) writes.localBytes()).isGreaterThanOrEqualTo(stats.bytesByRack().get(ZONE));
+				assertThat(writes.remoteBytes()).isZero();
+				SimpleMeterRegistry registry = new SimpleMeterRegistry();
+				context.getBean(MeterBinder.class).bindTo(registry);
+				assertThat(registry.get("follower.fetch.produced.bytes")
+					.tags("producer", "kafkaProducerFactory", "zone", "local")
+					.functionCounter()
+					.count()).isEqualTo(writes.localBytes(), offset(1.0));
+				Map<String, Object> details = context.getBean("followerFetchHealthIndicator", HealthIndicator.class)
+					.health(true)
+					.getDetails();
+				assertThat(details).extracting("producers")
+					.extracting("kafkaProducerFactory")
+					.asInstanceOf(InstanceOfAssertFactories.MAP)
+					.containsEntry("rackAware", true)
+					.containsEntry("remoteBytes", 0L)
+					.containsEntry("keylessPartitionShare", 0.333);
+			});
 	}
 
 	@Test
