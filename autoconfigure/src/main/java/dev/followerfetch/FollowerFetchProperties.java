@@ -50,6 +50,8 @@ public class FollowerFetchProperties {
 
 	private final PolicyProperties policy = new PolicyProperties();
 
+	private final Producer producer = new Producer();
+
 	private final Observation observation = new Observation();
 
 	private final Health health = new Health();
@@ -76,6 +78,10 @@ public class FollowerFetchProperties {
 
 	public PolicyProperties getPolicy() {
 		return this.policy;
+	}
+
+	public Producer getProducer() {
+		return this.producer;
 	}
 
 	public Observation getObservation() {
@@ -522,6 +528,26 @@ public class FollowerFetchProperties {
 
 		public void setOtherConsumers(boolean otherConsumers) {
 			this.otherConsumers = otherConsumers;
+		}
+
+	}
+
+	public static class Producer {
+
+		/**
+		 * Whether producers send records without a key only to partitions whose leader is
+		 * in this zone (partitioner.rack.aware, KIP-1123, Kafka clients 4.4 and later).
+		 * Skews partitions when producers are not spread evenly over the zones. A producer
+		 * factory's own partitioner.rack.aware wins.
+		 */
+		private boolean rackAware;
+
+		public boolean isRackAware() {
+			return this.rackAware;
+		}
+
+		public void setRackAware(boolean rackAware) {
+			this.rackAware = rackAware;
 		}
 
 	}

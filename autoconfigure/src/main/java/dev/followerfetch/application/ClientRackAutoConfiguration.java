@@ -19,6 +19,7 @@ import dev.followerfetch.FollowerFetchProperties;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
 import dev.followerfetch.policy.ClientRackDecider;
+import dev.followerfetch.policy.ProducerRackSupport;
 
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -31,7 +32,8 @@ import org.springframework.kafka.core.ConsumerFactory;
 
 /**
  * Auto-configuration that gives every Kafka {@link ConsumerFactory} the detected
- * {@code client.rack}, Boot's own and user-defined ones alike.
+ * {@code client.rack}, Boot's own and user-defined ones alike, and every producer factory
+ * its producer settings (Kafka clients 4.4+).
  *
  * @author follower-fetch authors
  */
@@ -47,9 +49,16 @@ public final class ClientRackAutoConfiguration {
 	}
 
 	@Bean
+	static ClientRackProducerFactoryPostProcessor followerFetchClientRackProducerFactoryPostProcessor(
+			ObjectProvider<ClientRackDecider> decider) {
+		return new ClientRackProducerFactoryPostProcessor(decider);
+	}
+
+	@Bean
 	ClientRackDecider followerFetchClientRackDecider(FollowerFetchProperties properties,
-			ObjectProvider<DetectedRack> detectedRack) {
-		return new ClientRackDecider(properties.getPolicy(), detectedRack::getObject);
+			ObjectProvider<DetectedRack> detectedRack, ObjectProvider<ProducerRackSupport> producerSupport) {
+		return new ClientRackDecider(properties.getPolicy(), properties.getProducer().isRackAware(),
+				producerSupport.getIfAvailable(ProducerRackSupport::ofClasspath), detectedRack::getObject);
 	}
 
 	@Bean

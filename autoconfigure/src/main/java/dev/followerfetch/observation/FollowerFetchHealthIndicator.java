@@ -66,10 +66,28 @@ final class FollowerFetchHealthIndicator extends AbstractHealthIndicator {
 				builder.withDetail(SECTIONS.get(kind), section);
 			}
 		}
+		if (!snapshot.producers().isEmpty()) {
+			Map<String, Object> section = new LinkedHashMap<>();
+			snapshot.producers().forEach((name, writes) -> section.put(name, details(writes)));
+			builder.withDetail("producers", section);
+		}
 		if (!snapshot.problems().isEmpty()) {
 			builder.withDetail("problems", snapshot.problems());
 		}
 		builder.withDetail("updatedAt", snapshot.takenAt().toString());
+	}
+
+	private static Map<String, Object> details(ProducerWrites writes) {
+		Map<String, Object> details = new LinkedHashMap<>();
+		details.put("clientIds", writes.clientIds());
+		details.put("rackAware", writes.rackAware());
+		details.put("localBytes", writes.localBytes());
+		details.put("remoteBytes", writes.remoteBytes());
+		details.put("topics", writes.topics());
+		details.put("partitions", writes.partitions());
+		details.put("keylessPartitions", writes.keylessPartitions());
+		details.put("keylessPartitionShare", Math.round(writes.keylessPartitionShare() * 1000) / 1000.0);
+		return details;
 	}
 
 	private static Map<String, Object> details(ConsumerReads reads) {

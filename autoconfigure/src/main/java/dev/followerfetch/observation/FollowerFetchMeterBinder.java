@@ -34,13 +34,16 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * zone per listener, Streams application, binding or other consumer (its {@code kind}
  * tag), bytes received from each side, the rack in use and the state. Meters of a
  * consumer are registered when it first appears in a snapshot; other consumers are named
- * by client id, so at most {@value #MAX_OTHER_CONSUMERS} of them get meters.
+ * by client id, so at most {@value #MAX_OTHER_CONSUMERS} of them get meters. Bytes each
+ * producer factory sent to either side, at most {@value #MAX_PRODUCERS} factories.
  *
  * @author follower-fetch authors
  */
 final class FollowerFetchMeterBinder implements MeterBinder {
 
 	static final int MAX_OTHER_CONSUMERS = 100;
+
+	static final int MAX_PRODUCERS = 100;
 
 	private final ReadLocalityMonitor monitor;
 
@@ -51,6 +54,8 @@ final class FollowerFetchMeterBinder implements MeterBinder {
 	private final Set<String> bound = ConcurrentHashMap.newKeySet();
 
 	private final Set<String> boundOthers = ConcurrentHashMap.newKeySet();
+
+	private final Set<String> boundProducers = ConcurrentHashMap.newKeySet();
 
 	FollowerFetchMeterBinder(ReadLocalityMonitor monitor, DetectedRack detectedRack) {
 		this.monitor = monitor;
@@ -76,6 +81,7 @@ final class FollowerFetchMeterBinder implements MeterBinder {
 	}
 
 	void bindListeners(FollowerFetchSnapshot snapshot) {
+		bindProducers(snapshot);
 		for (ConsumerReads reads : snapshot.all()) {
 			ConsumerKind kind = reads.kind();
 			String name = reads.name();
@@ -104,6 +110,31 @@ final class FollowerFetchMeterBinder implements MeterBinder {
 						.description("Bytes received from brokers in this zone (local) or another (remote)")
 						.baseUnit(BaseUnits.BYTES)
 						.tags(tags)
+						.register(registry);
+				}
+			}
+		}
+	}
+
+	private void bindProducers(FollowerFetchSnapshot snapshot) {
+		for (String name : snapshot.producers().keySet()) {
+			if (!this.boundProducers.contains(name)) {
+				if (this.boundProducers.size() >= MAX_PRODUCERS) {
+					continue;
+				}
+				this.boundProducers.add(name);
+			}
+			for (MeterRegistry registry : this.registries) {
+				if (!this.bound.add("producer:" + name + "@" + System.identityHashCode(registry))) {
+					continue;
+				}
+				for (boolean local : new boolean[] { true, false }) {
+					FunctionCounter
+						.builder("follower.fetch.produced.bytes", this.monitor,
+								(monitor) -> monitor.producedBytes(name, local))
+						.description("Bytes producers sent to partition leaders in this zone (local) or another (remote)")
+						.baseUnit(BaseUnits.BYTES)
+						.tags("producer", name, "zone", local ? "local" : "remote")
 						.register(registry);
 				}
 			}

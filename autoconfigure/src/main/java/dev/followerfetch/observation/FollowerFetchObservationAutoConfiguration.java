@@ -79,9 +79,15 @@ public final class FollowerFetchObservationAutoConfiguration {
 	static class MonitorConfiguration {
 
 		@Bean
+		static ObservedProducers followerFetchObservedProducers(ObjectProvider<ClientRackDecider> decider) {
+			return new ObservedProducers(decider);
+		}
+
+		@Bean
 		ReadLocalityMonitor followerFetchReadLocalityMonitor(FollowerFetchProperties properties,
 				ObjectProvider<DetectedRack> detectedRack, ObjectProvider<ObservedConsumers> sources,
-				ObjectProvider<KafkaAdmin> kafkaAdmin, ObjectProvider<ClientRackDecider> decider) {
+				ObjectProvider<KafkaAdmin> kafkaAdmin, ObjectProvider<ClientRackDecider> decider,
+				ObjectProvider<ObservedProducers> producers) {
 			FollowerFetchProperties.Observation observation = properties.getObservation();
 			requirePositive("follower-fetch.observation.refresh-interval", observation.getRefreshInterval(), "30s");
 			requirePositive("follower-fetch.observation.timeout", observation.getTimeout(), "5s");
@@ -100,7 +106,8 @@ public final class FollowerFetchObservationAutoConfiguration {
 					observation.getFallbackGrace(), observation.getTimeout(), observation.getMaxListedPartitions());
 			OtherConsumers others = observation.isOtherConsumers() ? otherConsumers(properties, decider) : null;
 			return new ReadLocalityMonitor(detectedRack::getObject, () -> sources.orderedStream().toList(), others,
-					inspectors, settings, Clock.systemUTC());
+					() -> producers.stream().flatMap((observed) -> observed.find().stream()).toList(), inspectors,
+					settings, Clock.systemUTC());
 		}
 
 		@Bean

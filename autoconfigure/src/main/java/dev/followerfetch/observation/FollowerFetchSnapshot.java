@@ -38,18 +38,37 @@ import dev.followerfetch.policy.ConsumerKind;
  * @param consumers what each consumer of the application reads, by kind and name
  * @param problems what went wrong reading the facts, in words
  * @param takenAt when the snapshot was taken
+ * @param producers where each producer factory's producers write, by name
  * @author follower-fetch authors
  */
 public record FollowerFetchSnapshot(FollowerFetchState state, String rack, String source, Set<String> brokerRacks,
 		String selector, Map<ConsumerKind, Map<String, ConsumerReads>> consumers, List<String> problems,
-		Instant takenAt) {
+		Instant takenAt, Map<String, ProducerWrites> producers) {
 
 	public FollowerFetchSnapshot {
+		producers = Collections.unmodifiableSortedMap(new TreeMap<>(producers));
 		brokerRacks = Collections.unmodifiableSortedSet(new TreeSet<>(brokerRacks));
 		Map<ConsumerKind, Map<String, ConsumerReads>> sections = new EnumMap<>(ConsumerKind.class);
 		consumers.forEach((kind, reads) -> sections.put(kind, Collections.unmodifiableSortedMap(new TreeMap<>(reads))));
 		consumers = Collections.unmodifiableMap(sections);
 		problems = List.copyOf(problems);
+	}
+
+	/**
+	 * A snapshot without producers.
+	 * @param state the overall state
+	 * @param rack this application's rack, or {@code null}
+	 * @param source where the rack came from, or {@code null}
+	 * @param brokerRacks the distinct broker racks, empty when unknown
+	 * @param selector what the brokers' replica selectors are, in words
+	 * @param consumers what each consumer of the application reads, by kind and name
+	 * @param problems what went wrong reading the facts, in words
+	 * @param takenAt when the snapshot was taken
+	 */
+	public FollowerFetchSnapshot(FollowerFetchState state, String rack, String source, Set<String> brokerRacks,
+			String selector, Map<ConsumerKind, Map<String, ConsumerReads>> consumers, List<String> problems,
+			Instant takenAt) {
+		this(state, rack, source, brokerRacks, selector, consumers, problems, takenAt, Map.of());
 	}
 
 	/**

@@ -41,6 +41,7 @@ import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 import dev.followerfetch.detection.DetectedRack;
+import dev.followerfetch.observation.ObservedProducers.ObservedProducer;
 import dev.followerfetch.observation.ReadLocalityJudge.Judged;
 import dev.followerfetch.observation.ReadLocalityJudge.Subject;
 import dev.followerfetch.policy.ConsumerKind;
@@ -84,6 +85,10 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 
 	private final ReceivedBytes receivedBytes = new ReceivedBytes();
 
+	private final Supplier<List<ObservedProducer>> producers;
+
+	private final ProducerWriteJudge producerJudge = new ProducerWriteJudge();
+
 	private final Map<String, Long> crossZoneSince = new HashMap<>();
 
 	private final List<Consumer<FollowerFetchSnapshot>> refreshListeners = new CopyOnWriteArrayList<>();
@@ -103,7 +108,14 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 
 	ReadLocalityMonitor(Supplier<DetectedRack> detectedRack, Supplier<List<ObservedConsumers>> sources,
 			OtherConsumers others, ClusterInspectors inspectors, MonitorSettings settings, Clock clock) {
+		this(detectedRack, sources, others, List::of, inspectors, settings, clock);
+	}
+
+	ReadLocalityMonitor(Supplier<DetectedRack> detectedRack, Supplier<List<ObservedConsumers>> sources,
+			OtherConsumers others, Supplier<List<ObservedProducer>> producers, ClusterInspectors inspectors,
+			MonitorSettings settings, Clock clock) {
 		this.detectedRack = detectedRack;
+		this.producers = producers;
 		this.sources = sources;
 		this.others = others;
 		this.inspectors = inspectors;
@@ -136,6 +148,17 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 	}
 
 	/**
+	 * Bytes sent by one producer factory's producers since start-up, to brokers in this
+	 * zone or in others. Monotonic across producer restarts.
+	 * @param producer the producer factory's name
+	 * @param local {@code true} for bytes to this zone
+	 * @return the byte count
+	 */
+	public double producedBytes(String producer, boolean local) {
+		return this.producerJudge.total(producer, local);
+	}
+
+	/**
 	 * Take a snapshot now. Called by the background refresher.
 	 * @return the new snapshot
 	 */
@@ -163,17 +186,27 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 		if (this.others != null) {
 			all.addAll(this.others.find(all, problems));
 		}
+		List<ObservedProducer> producers = this.producers.get();
 		Map<ClusterInspector, List<Subject>> byCluster = new LinkedHashMap<>();
 		if (all.isEmpty()) {
-			problems.add("no consumer to observe: only the rack and the brokers are checked");
+			if (producers.isEmpty()) {
+				problems.add("no consumer to observe: only the rack and the brokers are checked");
+			}
 			byCluster.put(this.inspectors.forConsumers(Map.of()), List.of());
 		}
+		ClusterInspector producerCluster = producers.isEmpty() ? null : this.inspectors.forConsumers(Map.of());
+		if (producerCluster != null) {
+			byCluster.putIfAbsent(producerCluster, new ArrayList<>());
+		}
+		Set<String> producerTopics = new TreeSet<>();
+		producers.forEach((producer) -> producerTopics.addAll(ProducerWriteJudge.topics(producer)));
 		all.forEach((subject) -> byCluster
 			.computeIfAbsent(this.inspectors.forConsumers(subject.consumer().config()), (inspector) -> new ArrayList<>())
 			.add(subject));
 		Map<ClusterInspector, ClusterView> views = new LinkedHashMap<>();
 		byCluster.forEach((inspector, subjects) -> {
-			ClusterView view = inspect(inspector, subjects, byCluster.size() > 1, problems);
+			ClusterView view = inspect(inspector, subjects,
+					inspector.equals(producerCluster) ? producerTopics : Set.of(), byCluster.size() > 1, problems);
 			if (view != null) {
 				views.put(inspector, view);
 			}
@@ -205,8 +238,12 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 			.flatMap((view) -> view.racks().stream())
 			.collect(Collectors.toCollection(TreeSet::new));
 		FollowerFetchState state = ReadLocalityJudge.state(rack, views.values(), racks, judged);
+		Map<String, ProducerWrites> writes = new LinkedHashMap<>();
+		ClusterView producerView = (producerCluster != null) ? views.getOrDefault(producerCluster, ClusterView.UNKNOWN)
+				: ClusterView.UNKNOWN;
+		producers.forEach((producer) -> writes.put(producer.name(), this.producerJudge.judge(producer, producerView, rack)));
 		return new FollowerFetchSnapshot(state, rack, source, racks, describeSelectors(views), consumers, problems,
-				this.clock.instant());
+				this.clock.instant(), writes);
 	}
 
 	private boolean beyondGrace(String key, long now, Set<String> seen) {
@@ -266,12 +303,12 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 	 * Read one cluster's facts for the topics its consumers are assigned, or the last ones
 	 * read when the brokers do not answer.
 	 */
-	private ClusterView inspect(ClusterInspector inspector, List<Subject> subjects, boolean severalClusters,
-			List<String> problems) {
+	private ClusterView inspect(ClusterInspector inspector, List<Subject> subjects, Set<String> producerTopics,
+			boolean severalClusters, List<String> problems) {
 		String cluster = this.inspectors.clusterOf(inspector);
 		String of = (cluster != null) ? " of " + cluster : (severalClusters ? " of the application's KafkaAdmin" : "");
 		String brokers = "brokers" + of;
-		Set<String> topics = new TreeSet<>();
+		Set<String> topics = new TreeSet<>(producerTopics);
 		subjects.forEach((subject) -> subject.assigned().forEach((tp) -> topics.add(tp.topic())));
 		if (Thread.currentThread().isInterrupted()) {
 			return this.lastViews.get(inspector);

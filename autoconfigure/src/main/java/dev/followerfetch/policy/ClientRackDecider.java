@@ -30,6 +30,7 @@ import dev.followerfetch.Policy;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.policy.ConsumerPolicy.Origin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
 
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 
@@ -57,6 +58,10 @@ public final class ClientRackDecider {
 
 	private final Supplier<DetectedRack> detectedRack;
 
+	private final boolean producerRackAware;
+
+	private final ProducerRackSupport producerSupport;
+
 	private final Map<String, ConfiguredConsumer> configuredConsumers = new LinkedHashMap<>() {
 
 		@Override
@@ -73,6 +78,20 @@ public final class ClientRackDecider {
 	 */
 	public ClientRackDecider(FollowerFetchProperties.PolicyProperties properties,
 			Supplier<DetectedRack> detectedRack) {
+		this(properties, false, ProducerRackSupport.ofClasspath(), detectedRack);
+	}
+
+	/**
+	 * Create a decider for the given properties and producer settings.
+	 * @param properties the {@code follower-fetch.policy} properties
+	 * @param producerRackAware {@code follower-fetch.producer.rack-aware}
+	 * @param producerSupport what the kafka-clients on the classpath support
+	 * @param detectedRack the detected rack, asked when a rack is needed
+	 */
+	public ClientRackDecider(FollowerFetchProperties.PolicyProperties properties, boolean producerRackAware,
+			ProducerRackSupport producerSupport, Supplier<DetectedRack> detectedRack) {
+		this.producerRackAware = producerRackAware;
+		this.producerSupport = producerSupport;
 		Duration lease = properties.getReplicaLease();
 		nonNegative("follower-fetch.policy.replica-lease", lease, "Kafka's default of 5 minutes", "30s");
 		this.defaultPolicy = (properties.getDefault() != null) ? properties.getDefault() : Policy.LOCALITY;
@@ -203,6 +222,62 @@ public final class ClientRackDecider {
 					(effective != null) ? effective.toString() : null, config));
 		}
 		return decision;
+	}
+
+	/**
+	 * What a producer configuration must add: the detected rack as {@code client.rack}
+	 * unless it sets one, and {@code partitioner.rack.aware=true} when
+	 * {@code follower-fetch.producer.rack-aware} is on, the producer has a rack and sets
+	 * no {@code partitioner.rack.aware} itself. Nothing on kafka-clients older than 4.4.
+	 * Records with a key are partitioned by their key whatever this adds.
+	 * @param config the producer's configuration
+	 * @return the settings to add, empty when there are none
+	 */
+	public Map<String, String> producerSettings(Map<String, ?> config) {
+		Map<String, String> settings = new LinkedHashMap<>();
+		if (!this.producerSupport.clientRack()) {
+			return settings;
+		}
+		Object own = config.get(ProducerRackSupport.CLIENT_RACK);
+		String rack = (own != null) ? own.toString() : detectedRack().rack().filter((value) -> !value.isBlank()).orElse(null);
+		if (own == null && rack != null) {
+			settings.put(ProducerRackSupport.CLIENT_RACK, rack);
+		}
+		if (this.producerRackAware && this.producerSupport.rackAwarePartitioner() && rack != null && !rack.isBlank()
+				&& !config.containsKey(ProducerRackSupport.RACK_AWARE)) {
+			settings.put(ProducerRackSupport.RACK_AWARE, "true");
+		}
+		return settings;
+	}
+
+	/**
+	 * Whether a producer with this configuration sends records without a key only to
+	 * partitions led in its zone: it has a rack, {@code partitioner.rack.aware=true} and
+	 * Kafka's built-in partitioner.
+	 * @param config the producer's configuration, after {@link #producerSettings(Map)}
+	 * @return whether rack-aware partitioning is in effect
+	 */
+	public boolean producerRackAware(Map<String, ?> config) {
+		Object rack = config.get(ProducerRackSupport.CLIENT_RACK);
+		return this.producerSupport.rackAwarePartitioner() && rack != null && !rack.toString().isBlank()
+				&& "true".equalsIgnoreCase(String.valueOf(config.get(ProducerRackSupport.RACK_AWARE)))
+				&& config.get(ProducerConfig.PARTITIONER_CLASS_CONFIG) == null;
+	}
+
+	/**
+	 * What the kafka-clients on the classpath let producers say about their zone.
+	 * @return the support
+	 */
+	public ProducerRackSupport producerSupport() {
+		return this.producerSupport;
+	}
+
+	/**
+	 * Whether {@code follower-fetch.producer.rack-aware} is on.
+	 * @return {@code follower-fetch.producer.rack-aware}
+	 */
+	public boolean producerRackAwareByDefault() {
+		return this.producerRackAware;
 	}
 
 	private void remember(ConfiguredConsumer consumer) {

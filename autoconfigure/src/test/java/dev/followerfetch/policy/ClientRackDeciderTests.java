@@ -37,6 +37,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 class ClientRackDeciderTests {
 
+	private static final ProducerRackSupport SUPPORTED = new ProducerRackSupport(true, true, "4.4.0");
+
 	private final FollowerFetchProperties.PolicyProperties properties = new FollowerFetchProperties().getPolicy();
 
 	@Test
@@ -144,6 +146,54 @@ class ClientRackDeciderTests {
 		this.properties.setReplicaLease(Duration.ofSeconds(-1));
 		assertThatExceptionOfType(InvalidConfigurationPropertyValueException.class).isThrownBy(() -> decider("az-b"))
 			.withMessageContaining("follower-fetch.policy.replica-lease");
+	}
+
+	@Test
+	void onKafkaClientsWithoutProducerRacksNothingIsAddedToAProducer() {
+		ClientRackDecider decider = producerDecider("az-b", true, new ProducerRackSupport(false, false, "4.1.2"));
+		assertThat(decider.producerSettings(Map.of())).isEmpty();
+		assertThat(decider.producerRackAware(Map.of("client.rack", "az-b", "partitioner.rack.aware", "true"))).isFalse();
+	}
+
+	@Test
+	void onKafkaClientsWithProducerRacksAProducerGetsTheRackButRackAwarePartitioningOnlyWhenAskedFor() {
+		assertThat(producerDecider("az-b", false, SUPPORTED).producerSettings(Map.of()))
+			.containsExactly(Map.entry("client.rack", "az-b"));
+		assertThat(producerDecider("az-b", true, SUPPORTED).producerSettings(Map.of()))
+			.containsExactly(Map.entry("client.rack", "az-b"), Map.entry("partitioner.rack.aware", "true"));
+	}
+
+	@Test
+	void aProducersOwnRackAndRackAwarenessAreNeverOverwritten() {
+		ClientRackDecider decider = producerDecider("az-b", true, SUPPORTED);
+		assertThat(decider.producerSettings(Map.of("client.rack", "az-own")))
+			.containsExactly(Map.entry("partitioner.rack.aware", "true"));
+		assertThat(decider.producerSettings(Map.of("partitioner.rack.aware", "false")))
+			.containsExactly(Map.entry("client.rack", "az-b"));
+		assertThat(decider.producerSettings(Map.of("client.rack", "az-own", "partitioner.rack.aware", false)))
+			.isEmpty();
+	}
+
+	@Test
+	void withoutARackAProducerGetsNoRackAwarePartitioning() {
+		assertThat(producerDecider(null, true, SUPPORTED).producerSettings(Map.of())).isEmpty();
+		assertThat(producerDecider("az-b", true, SUPPORTED).producerSettings(Map.of("client.rack", ""))).isEmpty();
+	}
+
+	@Test
+	void rackAwarePartitioningIsInEffectOnlyWithARackAndKafkasOwnPartitioner() {
+		ClientRackDecider decider = producerDecider("az-b", true, SUPPORTED);
+		assertThat(decider.producerRackAware(Map.of("client.rack", "az-b", "partitioner.rack.aware", "true"))).isTrue();
+		assertThat(decider.producerRackAware(Map.of("client.rack", "az-b", "partitioner.rack.aware", true))).isTrue();
+		assertThat(decider.producerRackAware(Map.of("client.rack", "az-b"))).isFalse();
+		assertThat(decider.producerRackAware(Map.of("partitioner.rack.aware", "true"))).isFalse();
+		assertThat(decider.producerRackAware(Map.of("client.rack", "az-b", "partitioner.rack.aware", "true",
+				"partitioner.class", "com.example.MyPartitioner")))
+			.isFalse();
+	}
+
+	private ClientRackDecider producerDecider(String rack, boolean rackAware, ProducerRackSupport support) {
+		return new ClientRackDecider(this.properties, rackAware, support, () -> DetectedRack.of(rack, "test"));
 	}
 
 	private ClientRackDecider decider(String rack) {

@@ -1,0 +1,100 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.followerfetch.application;
+
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+import dev.followerfetch.policy.ClientRackDecider;
+import dev.followerfetch.policy.ProducerRackSupport;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.core.ProducerFactory;
+
+/**
+ * Gives every {@link ProducerFactory} bean, and the factory of every {@link KafkaTemplate}
+ * bean, what the {@link ClientRackDecider} adds for producers: {@code client.rack} and,
+ * when {@code follower-fetch.producer.rack-aware} is on, {@code partitioner.rack.aware}.
+ * A factory's own values of either are kept: they are the per-factory override.
+ *
+ * @author follower-fetch authors
+ */
+final class ClientRackProducerFactoryPostProcessor implements BeanPostProcessor {
+
+	private static final Log logger = LogFactory.getLog(ClientRackProducerFactoryPostProcessor.class);
+
+	private final ObjectProvider<ClientRackDecider> decider;
+
+	private final Set<ProducerFactory<?, ?>> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+
+	ClientRackProducerFactoryPostProcessor(ObjectProvider<ClientRackDecider> decider) {
+		this.decider = decider;
+	}
+
+	@Override
+	public Object postProcessAfterInitialization(Object bean, String beanName) {
+		if (bean instanceof ProducerFactory<?, ?> producerFactory) {
+			apply(producerFactory, "ProducerFactory bean '" + beanName + "'");
+		}
+		else if (bean instanceof KafkaTemplate<?, ?> template && template.getProducerFactory() != null) {
+			apply(template.getProducerFactory(), "ProducerFactory of KafkaTemplate '" + beanName + "'");
+		}
+		return bean;
+	}
+
+	private void apply(ProducerFactory<?, ?> producerFactory, String description) {
+		synchronized (this.seen) {
+			if (!this.seen.add(producerFactory)) {
+				return;
+			}
+		}
+		ClientRackDecider decider = this.decider.getObject();
+		ProducerRackSupport support = decider.producerSupport();
+		if (!support.clientRack()) {
+			if (logger.isDebugEnabled()) {
+				logger.debug(description + " is left without client.rack: kafka-clients " + support.kafkaVersion()
+						+ " producers do not accept it (Kafka 4.4+, KIP-1123)");
+			}
+			return;
+		}
+		Map<String, Object> configs = producerFactory.getConfigurationProperties();
+		Map<String, String> settings = decider.producerSettings(configs);
+		if (settings.isEmpty()) {
+			if (logger.isDebugEnabled()) {
+				logger.debug(description + " keeps client.rack=" + configs.get(ProducerRackSupport.CLIENT_RACK)
+						+ " and partitioner.rack.aware=" + configs.get(ProducerRackSupport.RACK_AWARE));
+			}
+			return;
+		}
+		producerFactory.updateConfigs(new LinkedHashMap<>(settings));
+		Map<String, Object> updated = producerFactory.getConfigurationProperties();
+		if (!settings.entrySet().stream().allMatch((entry) -> entry.getValue().equals(updated.get(entry.getKey())))) {
+			logger.warn(description + " (" + producerFactory.getClass().getName()
+					+ ") does not support updateConfigs; set " + settings + " on it yourself");
+		}
+		else if (logger.isDebugEnabled()) {
+			logger.debug(description + " now has " + settings);
+		}
+	}
+
+}

@@ -1,0 +1,141 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.followerfetch.observation;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import dev.followerfetch.policy.ClientRackDecider;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.core.ProducerFactory;
+
+/**
+ * The producers of the application, by producer factory: listens to every
+ * {@link ProducerFactory} bean, and to the factory of every {@link KafkaTemplate} bean, for
+ * the producers it creates and closes, since they are created lazily on first send. A
+ * factory is named by its bean name (or its template's), so the names are bounded by the
+ * application's beans.
+ *
+ * @author follower-fetch authors
+ */
+final class ObservedProducers implements BeanPostProcessor {
+
+	private final ObjectProvider<ClientRackDecider> decider;
+
+	private final Map<ProducerFactory<?, ?>, Tracked> factories = Collections.synchronizedMap(new IdentityHashMap<>());
+
+	ObservedProducers(ObjectProvider<ClientRackDecider> decider) {
+		this.decider = decider;
+	}
+
+	@Override
+	public Object postProcessAfterInitialization(Object bean, String beanName) {
+		if (bean instanceof ProducerFactory<?, ?> factory) {
+			track(factory, beanName);
+		}
+		else if (bean instanceof KafkaTemplate<?, ?> template && template.getProducerFactory() != null) {
+			track(template.getProducerFactory(), beanName);
+		}
+		return bean;
+	}
+
+	@SuppressWarnings({ "rawtypes", "unchecked" })
+	private void track(ProducerFactory<?, ?> factory, String name) {
+		Tracked tracked = new Tracked(name);
+		if (this.factories.putIfAbsent(factory, tracked) == null) {
+			((ProducerFactory) factory).addListener(tracked);
+		}
+	}
+
+	/**
+	 * Every producer factory seen, with the metrics of its live producers.
+	 * @return the producers, by factory name
+	 */
+	List<ObservedProducer> find() {
+		ClientRackDecider decider = this.decider.getIfAvailable();
+		List<ObservedProducer> found = new ArrayList<>();
+		Map<ProducerFactory<?, ?>, Tracked> factories;
+		synchronized (this.factories) {
+			factories = new LinkedHashMap<>(this.factories);
+		}
+		factories.forEach((factory, tracked) -> {
+			boolean rackAware = decider != null && decider.producerRackAware(factory.getConfigurationProperties());
+			found.add(new ObservedProducer(tracked.name, rackAware, tracked.metrics()));
+		});
+		return found;
+	}
+
+	/**
+	 * One producer factory, as the monitor sees it.
+	 *
+	 * @param name the factory's bean name, or its template's
+	 * @param rackAware whether its producers partition records without a key by rack
+	 * @param metrics the metrics of each live producer
+	 */
+	record ObservedProducer(String name, boolean rackAware, List<Map<MetricName, ? extends Metric>> metrics) {
+
+	}
+
+	private static final class Tracked implements ProducerFactory.Listener<Object, Object> {
+
+		private final String name;
+
+		private final Set<Producer<?, ?>> producers = Collections.synchronizedSet(
+				Collections.newSetFromMap(new IdentityHashMap<>()));
+
+		Tracked(String name) {
+			this.name = name;
+		}
+
+		@Override
+		public void producerAdded(String id, Producer<Object, Object> producer) {
+			this.producers.add(producer);
+		}
+
+		@Override
+		public void producerRemoved(String id, Producer<Object, Object> producer) {
+			this.producers.remove(producer);
+		}
+
+		List<Map<MetricName, ? extends Metric>> metrics() {
+			List<Map<MetricName, ? extends Metric>> metrics = new ArrayList<>();
+			synchronized (this.producers) {
+				for (Producer<?, ?> producer : this.producers) {
+					try {
+						metrics.add(producer.metrics());
+					}
+					catch (RuntimeException ex) {
+						// closed meanwhile
+					}
+				}
+			}
+			return metrics;
+		}
+
+	}
+
+}
