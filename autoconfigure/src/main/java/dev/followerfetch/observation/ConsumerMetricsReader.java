@@ -231,15 +231,9 @@ final class ConsumerMetricsReader {
 		}
 
 		void nodeTotal(String node, Object value, Object counter) {
-			if (node == null || !node.startsWith("node-") || !(value instanceof Number total)) {
-				return;
-			}
-			try {
-				this.received.add(new NodeTotal(Integer.parseInt(node.substring("node-".length())),
-						total.doubleValue(), counter));
-			}
-			catch (NumberFormatException ex) {
-				// not a node id
+			if (value instanceof Number total) {
+				NodeIds.brokerId(node)
+					.ifPresent((brokerId) -> this.received.add(new NodeTotal(brokerId, total.doubleValue(), counter)));
 			}
 		}
 

@@ -40,8 +40,6 @@ final class ProducerMetricsReader {
 
 	private static final String TOPIC_GROUP = "producer-topic-metrics";
 
-	private static final String NODE_PREFIX = "node-";
-
 	private ProducerMetricsReader() {
 	}
 
@@ -59,18 +57,8 @@ final class ProducerMetricsReader {
 				continue;
 			}
 			if (NODE_GROUP.equals(name.group()) && "outgoing-byte-total".equals(name.name())) {
-				String node = name.tags().get("node-id");
-				if (node != null && node.startsWith(NODE_PREFIX)) {
-					try {
-						int brokerId = Integer.parseInt(node.substring(NODE_PREFIX.length()));
-						if (brokerId >= 0) {
-							sent.add(new NodeTotal(brokerId, number.doubleValue(), entry.getValue()));
-						}
-					}
-					catch (NumberFormatException ex) {
-						// not a broker connection
-					}
-				}
+				NodeIds.brokerId(name.tags().get("node-id"))
+					.ifPresent((brokerId) -> sent.add(new NodeTotal(brokerId, number.doubleValue(), entry.getValue())));
 			}
 			else if (TOPIC_GROUP.equals(name.group()) && "record-send-total".equals(name.name())
 					&& number.doubleValue() > 0 && name.tags().get("topic") != null) {

@@ -93,7 +93,8 @@ public final class ConsumerReadStats {
 			}
 			else if (NODE_GROUP.equals(name.group()) && "incoming-byte-total".equals(name.name())) {
 				String nodeId = name.tags().get("node-id");
-				if (nodeId != null && nodeId.startsWith(NODE_ID_PREFIX)) {
+				// only node-N is a broker: since Kafka 4.4 the coordinator's connection is node-+N
+				if (nodeId != null && nodeId.matches(NODE_ID_PREFIX + "\\d{1,9}")) {
 					int brokerId = Integer.parseInt(nodeId.substring(NODE_ID_PREFIX.length()));
 					if (brokerId >= 0 && brokerId < FIRST_COORDINATOR_ID) {
 						bytesByBroker.merge(brokerId, (long) ((Number) metric.metricValue()).doubleValue(), Long::sum);
