@@ -44,8 +44,6 @@ import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.observation.ReadLocalityJudge.Judged;
 import dev.followerfetch.observation.ReadLocalityJudge.Subject;
 import dev.followerfetch.policy.ConsumerKind;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.common.TopicPartition;
 
 import org.springframework.context.SmartLifecycle;
@@ -66,8 +64,6 @@ import org.springframework.context.SmartLifecycle;
  */
 public final class ReadLocalityMonitor implements SmartLifecycle {
 
-	private static final Log logger = LogFactory.getLog(ReadLocalityMonitor.class);
-
 	private final Supplier<DetectedRack> detectedRack;
 
 	private final Supplier<List<ObservedConsumers>> sources;
@@ -83,6 +79,8 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 	private final ReadLocalityJudge judge;
 
 	private final ReceivedBytes receivedBytes = new ReceivedBytes();
+
+	private final StateLog stateLog = new StateLog();
 
 	private final Map<String, Long> crossZoneSince = new HashMap<>();
 
@@ -142,10 +140,11 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 	public synchronized FollowerFetchSnapshot refresh() {
 		try {
 			this.snapshot = take();
+			this.stateLog.refreshed(this.snapshot);
 			this.refreshListeners.forEach((listener) -> listener.accept(this.snapshot));
 		}
 		catch (RuntimeException ex) {
-			logger.warn("follower-fetch could not refresh its read-locality snapshot", ex);
+			this.stateLog.refreshFailed(ex, this.snapshot);
 		}
 		return this.snapshot;
 	}
