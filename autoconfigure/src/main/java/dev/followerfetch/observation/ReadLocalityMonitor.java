@@ -40,7 +40,9 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
+import dev.followerfetch.Policy;
 import dev.followerfetch.detection.DetectedRack;
+import dev.followerfetch.observation.ReadLocalityJudge.Cluster;
 import dev.followerfetch.observation.ReadLocalityJudge.Judged;
 import dev.followerfetch.observation.ReadLocalityJudge.Subject;
 import dev.followerfetch.policy.ConsumerKind;
@@ -179,31 +181,36 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 		});
 		this.lastViews.keySet().retainAll(byCluster.keySet());
 		if (views.isEmpty()) {
-			return new FollowerFetchSnapshot((rack == null) ? FollowerFetchState.NO_RACK : FollowerFetchState.STARTING,
-					rack, source, Set.of(), "unknown", Map.of(), problems, this.clock.instant());
+			boolean locality = ReadLocalityJudge.readsWithLocality(
+					all.stream().map((subject) -> subject.consumer().policy()).toList(), this.settings.defaultPolicy());
+			return new FollowerFetchSnapshot(
+					(rack == null && locality) ? FollowerFetchState.NO_RACK : FollowerFetchState.STARTING, rack, source,
+					Set.of(), "unknown", Map.of(), problems, this.clock.instant());
 		}
 		Map<ConsumerKind, Map<String, ConsumerReads>> consumers = new EnumMap<>(ConsumerKind.class);
-		List<Judged> judged = new ArrayList<>();
+		List<Cluster> judged = new ArrayList<>();
 		Set<String> crossZoneSeen = new HashSet<>();
 		long now = System.nanoTime();
 		for (Map.Entry<ClusterInspector, List<Subject>> cluster : byCluster.entrySet()) {
 			ClusterView view = views.getOrDefault(cluster.getKey(), ClusterView.UNKNOWN);
+			List<Judged> clusterReads = new ArrayList<>();
 			for (Subject subject : cluster.getValue()) {
 				String key = key(subject.consumer().kind(), subject.consumer().name());
 				ReceivedBytes.Totals bytes = this.receivedBytes.count(key, subject.clients(), view, rack);
 				Judged reads = this.judge.judge(subject, view, rack,
 						(tp) -> beyondGrace(key + "|" + tp, now, crossZoneSeen), bytes);
-				judged.add(reads);
+				clusterReads.add(reads);
 				consumers.computeIfAbsent(reads.summary().kind(), (kind) -> new LinkedHashMap<>())
 					.put(reads.summary().name(), reads.summary());
 			}
+			judged.add(new Cluster(view, clusterReads));
 		}
 		this.crossZoneSince.keySet().retainAll(crossZoneSeen);
 		Set<String> racks = views.values()
 			.stream()
 			.flatMap((view) -> view.racks().stream())
 			.collect(Collectors.toCollection(TreeSet::new));
-		FollowerFetchState state = ReadLocalityJudge.state(rack, views.values(), racks, judged);
+		FollowerFetchState state = ReadLocalityJudge.state(rack, judged, this.settings.defaultPolicy());
 		return new FollowerFetchSnapshot(state, rack, source, racks, describeSelectors(views), consumers, problems,
 				this.clock.instant());
 	}
@@ -407,9 +414,11 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 	 * as a fallback
 	 * @param timeout bound of every call to the brokers
 	 * @param maxListedPartitions how many partitions a list in the details shows at most
+	 * @param defaultPolicy the policy of consumers that say nothing, which decides whether
+	 * the rack matters while there is no consumer
 	 */
 	record MonitorSettings(Duration refreshInterval, Duration fallbackGrace, Duration timeout,
-			int maxListedPartitions) {
+			int maxListedPartitions, Policy defaultPolicy) {
 
 	}
 
