@@ -103,7 +103,8 @@ public final class FollowerFetchObservationAutoConfiguration {
 			ClusterInspectors inspectors = new ClusterInspectors(() -> adminConfig(kafkaAdmin),
 					observation.getTimeout());
 			MonitorSettings settings = new MonitorSettings(observation.getRefreshInterval(),
-					observation.getFallbackGrace(), observation.getTimeout(), observation.getMaxListedPartitions());
+					observation.getFallbackGrace(), observation.getTimeout(), observation.getMaxListedPartitions(),
+					defaultPolicy(properties));
 			OtherConsumers others = observation.isOtherConsumers() ? otherConsumers(properties, decider) : null;
 			return new ReadLocalityMonitor(detectedRack::getObject, () -> sources.orderedStream().toList(), others,
 					() -> producers.stream().flatMap((observed) -> observed.find().stream()).toList(), inspectors,
@@ -118,12 +119,16 @@ public final class FollowerFetchObservationAutoConfiguration {
 
 		private static OtherConsumers otherConsumers(FollowerFetchProperties properties,
 				ObjectProvider<ClientRackDecider> decider) {
-			Policy defaultPolicy = (properties.getPolicy().getDefault() != null) ? properties.getPolicy().getDefault()
-					: Policy.LOCALITY;
+			Policy defaultPolicy = defaultPolicy(properties);
 			return new OtherConsumers(new ConsumerMetricsReader(), () -> {
 				ClientRackDecider rackDecider = decider.getIfAvailable();
 				return (rackDecider != null) ? rackDecider.configuredConsumers() : List.of();
 			}, () -> defaultPolicy);
+		}
+
+		private static Policy defaultPolicy(FollowerFetchProperties properties) {
+			return (properties.getPolicy().getDefault() != null) ? properties.getPolicy().getDefault()
+					: Policy.LOCALITY;
 		}
 
 		private static Map<String, Object> adminConfig(ObjectProvider<KafkaAdmin> kafkaAdmin) {

@@ -158,26 +158,38 @@ final class ReadLocalityJudge {
 	 * selector, a rack no broker has, nothing fetched yet, a follower out of sync read
 	 * from ({@code LAGGING}), a consumer the starter configured read across zones
 	 * ({@code FALLBACK}), a consumer it did not configure read across zones
-	 * ({@code UNCOVERED}), partitions without an in-zone replica ({@code PARTIAL}).
+	 * ({@code UNCOVERED}), partitions without an in-zone replica ({@code PARTIAL}). The
+	 * first three concern only the clusters that LOCALITY consumers read (all of them
+	 * while there is no consumer and the default policy is LOCALITY): FRESHNESS consumers
+	 * read from the leaders whatever the rack and the selectors. The rack is a mismatch
+	 * when none of those clusters has it; one that lacks it while another has it gives
+	 * placement gaps instead.
 	 * @param rack this application's rack, or {@code null}
-	 * @param views what each cluster said
-	 * @param racks every broker rack
-	 * @param reads every consumer's judgement
+	 * @param clusters what each cluster said, with the judgements of its consumers
+	 * @param defaultPolicy the policy of consumers that say nothing
 	 * @return the state
 	 */
-	static FollowerFetchState state(String rack, Collection<ClusterView> views, Set<String> racks,
-			Collection<Judged> reads) {
-		if (rack == null) {
-			return FollowerFetchState.NO_RACK;
+	static FollowerFetchState state(String rack, Collection<Cluster> clusters, Policy defaultPolicy) {
+		List<ClusterView> locality = clusters.stream()
+			.filter((cluster) -> readsWithLocality(
+					cluster.reads().stream().map((judged) -> judged.summary().policy()).toList(), defaultPolicy))
+			.map(Cluster::view)
+			.toList();
+		if (!locality.isEmpty()) {
+			if (rack == null) {
+				return FollowerFetchState.NO_RACK;
+			}
+			if (locality.stream()
+				.flatMap((view) -> view.selectors().values().stream())
+				.anyMatch((selector) -> !selector.rackAware())) {
+				return FollowerFetchState.SELECTOR_DISABLED;
+			}
+			List<ClusterView> known = locality.stream().filter((view) -> !view.brokerRacks().isEmpty()).toList();
+			if (!known.isEmpty() && known.stream().noneMatch((view) -> view.racks().contains(rack))) {
+				return FollowerFetchState.RACK_MISMATCH;
+			}
 		}
-		if (views.stream()
-			.flatMap((view) -> view.selectors().values().stream())
-			.anyMatch((selector) -> !selector.rackAware())) {
-			return FollowerFetchState.SELECTOR_DISABLED;
-		}
-		if (!racks.contains(rack)) {
-			return FollowerFetchState.RACK_MISMATCH;
-		}
+		List<Judged> reads = clusters.stream().flatMap((cluster) -> cluster.reads().stream()).toList();
 		boolean anyFetched = reads.stream().anyMatch(Judged::fetched);
 		boolean anyLocalityAssigned = reads.stream()
 			.map(Judged::summary)
@@ -199,6 +211,28 @@ final class ReadLocalityJudge {
 			return FollowerFetchState.PARTIAL;
 		}
 		return FollowerFetchState.ACTIVE;
+	}
+
+	/**
+	 * Whether consumers with these policies need a rack, rack-aware selectors and a
+	 * matching broker rack: when one of them reads with LOCALITY, or when there is none
+	 * yet and the default policy is LOCALITY.
+	 * @param policies the consumers' policies
+	 * @param defaultPolicy the policy of consumers that say nothing
+	 * @return whether the rack matters
+	 */
+	static boolean readsWithLocality(Collection<Policy> policies, Policy defaultPolicy) {
+		return policies.isEmpty() ? defaultPolicy == Policy.LOCALITY : policies.contains(Policy.LOCALITY);
+	}
+
+	/**
+	 * What one cluster said, and the judgements of the consumers that read it.
+	 *
+	 * @param view the cluster's racks, selectors and placement
+	 * @param reads the judgements of the consumers that read it
+	 */
+	record Cluster(ClusterView view, List<Judged> reads) {
+
 	}
 
 	/**

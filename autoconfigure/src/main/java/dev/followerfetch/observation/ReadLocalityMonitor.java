@@ -40,13 +40,13 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
+import dev.followerfetch.Policy;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.observation.ObservedProducers.ObservedProducer;
+import dev.followerfetch.observation.ReadLocalityJudge.Cluster;
 import dev.followerfetch.observation.ReadLocalityJudge.Judged;
 import dev.followerfetch.observation.ReadLocalityJudge.Subject;
 import dev.followerfetch.policy.ConsumerKind;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.common.TopicPartition;
 
 import org.springframework.context.SmartLifecycle;
@@ -67,8 +67,6 @@ import org.springframework.context.SmartLifecycle;
  */
 public final class ReadLocalityMonitor implements SmartLifecycle {
 
-	private static final Log logger = LogFactory.getLog(ReadLocalityMonitor.class);
-
 	private final Supplier<DetectedRack> detectedRack;
 
 	private final Supplier<List<ObservedConsumers>> sources;
@@ -88,6 +86,8 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 	private final Supplier<List<ObservedProducer>> producers;
 
 	private final ProducerWriteJudge producerJudge = new ProducerWriteJudge();
+
+	private final StateLog stateLog = new StateLog();
 
 	private final Map<String, Long> crossZoneSince = new HashMap<>();
 
@@ -165,10 +165,11 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 	public synchronized FollowerFetchSnapshot refresh() {
 		try {
 			this.snapshot = take();
+			this.stateLog.refreshed(this.snapshot);
 			this.refreshListeners.forEach((listener) -> listener.accept(this.snapshot));
 		}
 		catch (RuntimeException ex) {
-			logger.warn("follower-fetch could not refresh its read-locality snapshot", ex);
+			this.stateLog.refreshFailed(ex, this.snapshot);
 		}
 		return this.snapshot;
 	}
@@ -213,31 +214,36 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 		});
 		this.lastViews.keySet().retainAll(byCluster.keySet());
 		if (views.isEmpty()) {
-			return new FollowerFetchSnapshot((rack == null) ? FollowerFetchState.NO_RACK : FollowerFetchState.STARTING,
-					rack, source, Set.of(), "unknown", Map.of(), problems, this.clock.instant());
+			boolean locality = ReadLocalityJudge.readsWithLocality(
+					all.stream().map((subject) -> subject.consumer().policy()).toList(), this.settings.defaultPolicy());
+			return new FollowerFetchSnapshot(
+					(rack == null && locality) ? FollowerFetchState.NO_RACK : FollowerFetchState.STARTING, rack, source,
+					Set.of(), "unknown", Map.of(), problems, this.clock.instant());
 		}
 		Map<ConsumerKind, Map<String, ConsumerReads>> consumers = new EnumMap<>(ConsumerKind.class);
-		List<Judged> judged = new ArrayList<>();
+		List<Cluster> judged = new ArrayList<>();
 		Set<String> crossZoneSeen = new HashSet<>();
 		long now = System.nanoTime();
 		for (Map.Entry<ClusterInspector, List<Subject>> cluster : byCluster.entrySet()) {
 			ClusterView view = views.getOrDefault(cluster.getKey(), ClusterView.UNKNOWN);
+			List<Judged> clusterReads = new ArrayList<>();
 			for (Subject subject : cluster.getValue()) {
 				String key = key(subject.consumer().kind(), subject.consumer().name());
 				ReceivedBytes.Totals bytes = this.receivedBytes.count(key, subject.clients(), view, rack);
 				Judged reads = this.judge.judge(subject, view, rack,
 						(tp) -> beyondGrace(key + "|" + tp, now, crossZoneSeen), bytes);
-				judged.add(reads);
+				clusterReads.add(reads);
 				consumers.computeIfAbsent(reads.summary().kind(), (kind) -> new LinkedHashMap<>())
 					.put(reads.summary().name(), reads.summary());
 			}
+			judged.add(new Cluster(view, clusterReads));
 		}
 		this.crossZoneSince.keySet().retainAll(crossZoneSeen);
 		Set<String> racks = views.values()
 			.stream()
 			.flatMap((view) -> view.racks().stream())
 			.collect(Collectors.toCollection(TreeSet::new));
-		FollowerFetchState state = ReadLocalityJudge.state(rack, views.values(), racks, judged);
+		FollowerFetchState state = ReadLocalityJudge.state(rack, judged, this.settings.defaultPolicy());
 		Map<String, ProducerWrites> writes = new LinkedHashMap<>();
 		ClusterView producerView = (producerCluster != null) ? views.getOrDefault(producerCluster, ClusterView.UNKNOWN)
 				: ClusterView.UNKNOWN;
@@ -445,9 +451,11 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 	 * as a fallback
 	 * @param timeout bound of every call to the brokers
 	 * @param maxListedPartitions how many partitions a list in the details shows at most
+	 * @param defaultPolicy the policy of consumers that say nothing, which decides whether
+	 * the rack matters while there is no consumer
 	 */
 	record MonitorSettings(Duration refreshInterval, Duration fallbackGrace, Duration timeout,
-			int maxListedPartitions) {
+			int maxListedPartitions, Policy defaultPolicy) {
 
 	}
 

@@ -27,6 +27,7 @@ import dev.followerfetch.observation.ClientMetrics.NodeTotal;
 import dev.followerfetch.observation.ClusterView.Placement;
 import dev.followerfetch.observation.ClusterView.Selector;
 import dev.followerfetch.observation.ConsumerMetricsReader.JmxConsumers;
+import dev.followerfetch.observation.ReadLocalityJudge.Cluster;
 import dev.followerfetch.observation.ReadLocalityJudge.Judged;
 import dev.followerfetch.observation.ReadLocalityJudge.Subject;
 import dev.followerfetch.policy.ConsumerKind;
@@ -117,15 +118,90 @@ class ReadLocalityJudgeTests {
 		ClusterView view = view(new Selector(null, false), Set.of(0, 1, 2));
 		assertThat(ReadLocalityJudge.inferClientRack(leaders(), leaders().keySet(), view)).isEqualTo("unknown");
 		Judged judged = judge(subject(ConsumerKind.OTHER, Policy.LOCALITY, false, leaders()), view, true);
-		assertThat(ReadLocalityJudge.state("az-b", List.of(view), view.racks(), List.of(judged)))
+		assertThat(ReadLocalityJudge.state("az-b", List.of(new Cluster(view, List.of(judged))), Policy.LOCALITY))
 			.isEqualTo(FollowerFetchState.SELECTOR_DISABLED);
 	}
 
 	@Test
 	void aRackNoBrokerHasIsReportedBeforeUncoveredConsumers() {
 		Judged judged = judge(subject(ConsumerKind.OTHER, Policy.LOCALITY, false, leaders()), VIEW, true);
-		assertThat(ReadLocalityJudge.state("az-x", List.of(VIEW), VIEW.racks(), List.of(judged)))
+		assertThat(ReadLocalityJudge.state("az-x", List.of(new Cluster(VIEW, List.of(judged))), Policy.LOCALITY))
 			.isEqualTo(FollowerFetchState.RACK_MISMATCH);
+	}
+
+	@Test
+	void anApplicationWhoseConsumersAreAllFreshnessIsNotDegradedByItsRackOrTheSelectors() {
+		Judged freshness = judge(subject(ConsumerKind.LISTENER, Policy.FRESHNESS, true, leaders()), VIEW, true);
+		ClusterView leaderSelectors = view(new Selector(null, false), Set.of(0, 1, 2));
+		Judged onLeaderSelectors = judge(subject(ConsumerKind.LISTENER, Policy.FRESHNESS, true, leaders()),
+				leaderSelectors, true);
+		assertThat(ReadLocalityJudge.state(null, List.of(new Cluster(VIEW, List.of(freshness))), Policy.LOCALITY))
+			.isEqualTo(FollowerFetchState.ACTIVE);
+		assertThat(ReadLocalityJudge.state("az-x", List.of(new Cluster(VIEW, List.of(freshness))), Policy.LOCALITY))
+			.isEqualTo(FollowerFetchState.ACTIVE);
+		assertThat(ReadLocalityJudge.state("az-b", List.of(new Cluster(leaderSelectors, List.of(onLeaderSelectors))),
+				Policy.LOCALITY))
+			.isEqualTo(FollowerFetchState.ACTIVE);
+	}
+
+	@Test
+	void oneLocalityConsumerAmongFreshnessOnesMakesTheRackMatter() {
+		Judged freshness = judge(subject(ConsumerKind.LISTENER, Policy.FRESHNESS, true, leaders()), VIEW, true);
+		Judged locality = judge(subject(ConsumerKind.LISTENER, Policy.LOCALITY, true, Map.of()), VIEW, true);
+		assertThat(ReadLocalityJudge.state(null, List.of(new Cluster(VIEW, List.of(freshness, locality))),
+				Policy.FRESHNESS))
+			.isEqualTo(FollowerFetchState.NO_RACK);
+	}
+
+	@Test
+	void withoutAnyConsumerYetTheDefaultPolicyDecidesWhetherTheRackMatters() {
+		List<Cluster> noConsumer = List.of(new Cluster(VIEW, List.of()));
+		assertThat(ReadLocalityJudge.state(null, noConsumer, Policy.LOCALITY)).isEqualTo(FollowerFetchState.NO_RACK);
+		assertThat(ReadLocalityJudge.state("az-x", noConsumer, Policy.LOCALITY))
+			.isEqualTo(FollowerFetchState.RACK_MISMATCH);
+		assertThat(ReadLocalityJudge.state(null, noConsumer, Policy.FRESHNESS)).isEqualTo(FollowerFetchState.ACTIVE);
+		assertThat(ReadLocalityJudge.readsWithLocality(List.of(), Policy.FRESHNESS)).isFalse();
+		assertThat(ReadLocalityJudge.readsWithLocality(List.of(Policy.FRESHNESS, Policy.LOCALITY), Policy.FRESHNESS))
+			.isTrue();
+	}
+
+	@Test
+	void aSecondClusterWithoutThisZoneGivesItsConsumerPlacementGapsNotARackMismatch() {
+		ClusterView withoutAzB = new ClusterView(Map.of(0, "az-a", 2, "az-c"), Map.of(0, RACK_AWARE, 2, RACK_AWARE),
+				null, Map.of(T0, new Placement(0, List.of(0, 2), Set.of(0, 2))), Map.of());
+		Judged here = judge(subject(ConsumerKind.LISTENER, Policy.LOCALITY, true, Map.of(T0, 1, T1, -1, T2, 1)), VIEW,
+				true);
+		Judged there = judge(subject(ConsumerKind.LISTENER, Policy.LOCALITY, true, Map.of(T0, -1)), withoutAzB, true);
+		assertThat(there.summary().placementGaps()).containsExactly("t-0");
+		assertThat(ReadLocalityJudge.state("az-b",
+				List.of(new Cluster(VIEW, List.of(here)), new Cluster(withoutAzB, List.of(there))), Policy.LOCALITY))
+			.isEqualTo(FollowerFetchState.PARTIAL);
+	}
+
+	@Test
+	void theRackOfAClusterReadOnlyWithFreshnessDoesNotMatchItForTheLocalityConsumersOfAnother() {
+		ClusterView withoutAzB = new ClusterView(Map.of(0, "az-a", 2, "az-c"), Map.of(0, RACK_AWARE, 2, RACK_AWARE),
+				null, Map.of(T0, new Placement(0, List.of(0, 2), Set.of(0, 2))), Map.of());
+		Judged freshness = judge(subject(ConsumerKind.LISTENER, Policy.FRESHNESS, true, leaders()), VIEW, true);
+		Judged locality = judge(subject(ConsumerKind.LISTENER, Policy.LOCALITY, true, Map.of(T0, -1)), withoutAzB,
+				true);
+		assertThat(ReadLocalityJudge.state("az-b",
+				List.of(new Cluster(VIEW, List.of(freshness)), new Cluster(withoutAzB, List.of(locality))),
+				Policy.LOCALITY))
+			.isEqualTo(FollowerFetchState.RACK_MISMATCH);
+	}
+
+	@Test
+	void aClusterReadOnlyWithFreshnessMayRunTheDefaultSelector() {
+		ClusterView leaderSelectors = view(new Selector(null, false), Set.of(0, 1, 2));
+		Judged locality = judge(subject(ConsumerKind.LISTENER, Policy.LOCALITY, true, Map.of(T0, 1, T1, -1, T2, 1)),
+				VIEW, true);
+		Judged freshness = judge(subject(ConsumerKind.LISTENER, Policy.FRESHNESS, true, leaders()), leaderSelectors,
+				true);
+		assertThat(ReadLocalityJudge.state("az-b",
+				List.of(new Cluster(VIEW, List.of(locality)), new Cluster(leaderSelectors, List.of(freshness))),
+				Policy.LOCALITY))
+			.isEqualTo(FollowerFetchState.ACTIVE);
 	}
 
 	@Test
@@ -186,7 +262,7 @@ class ReadLocalityJudgeTests {
 	}
 
 	private static FollowerFetchState state(Judged... judged) {
-		return ReadLocalityJudge.state("az-b", List.of(VIEW), VIEW.racks(), List.of(judged));
+		return ReadLocalityJudge.state("az-b", List.of(new Cluster(VIEW, List.of(judged))), Policy.LOCALITY);
 	}
 
 	private static Map<TopicPartition, Integer> leaders() {

@@ -1,0 +1,154 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.followerfetch.observation;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import dev.followerfetch.Policy;
+import dev.followerfetch.policy.ConsumerKind;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What {@link StateLog} logs as snapshots follow each other.
+ *
+ * @author follower-fetch authors
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class StateLogTests {
+
+	private final StateLog log = new StateLog();
+
+	private int refresh;
+
+	@Test
+	void enteringADegradedStateLogsOneWarningWithCauseAndFixNotOnePerRefresh(CapturedOutput output) {
+		this.log.refreshed(snapshot(FollowerFetchState.ACTIVE));
+		this.log.refreshed(snapshot(FollowerFetchState.RACK_MISMATCH));
+		this.log.refreshed(snapshot(FollowerFetchState.RACK_MISMATCH));
+		this.log.refreshed(snapshot(FollowerFetchState.RACK_MISMATCH));
+		assertThat(lines(output, "follower-fetch state")).singleElement()
+			.asString()
+			.contains("WARN")
+			.contains("follower-fetch state RACK_MISMATCH (was ACTIVE): Kafka client.rack az-x (from env:KAFKA_CLIENT_RACK)")
+			.contains("broker racks [az-a, az-b, az-c]")
+			.contains("Fix: " + StateLog.fix(FollowerFetchState.RACK_MISMATCH));
+	}
+
+	@Test
+	void leavingADegradedStateLogsOneInfoAfterTwoCleanRefreshesInARow(CapturedOutput output) {
+		this.log.refreshed(snapshot(FollowerFetchState.SELECTOR_DISABLED));
+		this.log.refreshed(snapshot(FollowerFetchState.ACTIVE));
+		assertThat(lines(output, "no longer")).isEmpty();
+		this.log.refreshed(snapshot(FollowerFetchState.PARTIAL));
+		this.log.refreshed(snapshot(FollowerFetchState.ACTIVE));
+		assertThat(lines(output, "no longer")).singleElement()
+			.asString()
+			.contains("INFO")
+			.contains("follower-fetch state PARTIAL, no longer SELECTOR_DISABLED (degraded for 20 s");
+	}
+
+	@Test
+	void aStateThatFlapsBetweenLaggingAndActiveIsLoggedOnce(CapturedOutput output) {
+		for (int i = 0; i < 5; i++) {
+			this.log.refreshed(snapshot(FollowerFetchState.LAGGING));
+			this.log.refreshed(snapshot(FollowerFetchState.ACTIVE));
+		}
+		assertThat(lines(output, "follower-fetch state")).singleElement()
+			.asString()
+			.contains("follower-fetch state LAGGING (was STARTING)")
+			.contains("listener payments [t-0, t-2]");
+	}
+
+	@Test
+	void movingFromOneDegradedStateToAnotherLogsTheNewOne(CapturedOutput output) {
+		this.log.refreshed(snapshot(FollowerFetchState.LAGGING));
+		this.log.refreshed(snapshot(FollowerFetchState.FALLBACK));
+		assertThat(lines(output, "follower-fetch state")).hasSize(2)
+			.last()
+			.asString()
+			.contains("follower-fetch state FALLBACK (was LAGGING)")
+			.contains("longer than follower-fetch.observation.fallback-grace: listener payments [t-0, t-2]");
+	}
+
+	@Test
+	void aFailingRefreshIsLoggedOnceWithoutAStackTraceUntilItFailsDifferentlyOrWorksAgain(CapturedOutput output) {
+		FollowerFetchSnapshot kept = snapshot(FollowerFetchState.ACTIVE);
+		this.log.refreshFailed(new IllegalStateException("no single KafkaAdmin bean"), kept);
+		this.log.refreshFailed(new IllegalStateException("no single KafkaAdmin bean"), kept);
+		this.log.refreshFailed(new IllegalArgumentException("bad"), kept);
+		this.log.refreshed(snapshot(FollowerFetchState.ACTIVE));
+		assertThat(lines(output, "could not refresh")).hasSize(2)
+			.first()
+			.asString()
+			.contains("WARN")
+			.contains("(IllegalStateException: no single KafkaAdmin bean): the health contributor and the meters "
+					+ "show the snapshot taken at " + kept.takenAt());
+		assertThat(output).doesNotContain("\tat ");
+		assertThat(lines(output, "again")).singleElement()
+			.asString()
+			.contains("follower-fetch refreshes its read-locality snapshot again, after 3 failed refreshes");
+	}
+
+	@Test
+	void unreachableBrokersAreLoggedWhenTheyStopAndStartAnswering(CapturedOutput output) {
+		List<String> down = List.of("brokers not reachable: TimeoutException: timed out");
+		this.log.refreshed(snapshot(FollowerFetchState.ACTIVE, down));
+		this.log.refreshed(snapshot(FollowerFetchState.ACTIVE, down));
+		this.log.refreshed(snapshot(FollowerFetchState.ACTIVE, List.of()));
+		assertThat(lines(output, "brokers")).containsExactly(
+				lines(output, "could not read the brokers (TimeoutException: timed out)").get(0),
+				lines(output, "follower-fetch reads the brokers again").get(0));
+	}
+
+	@Test
+	void everyFixIsWordForWordInTheTroubleshootingGuide() throws IOException {
+		String guide = Files.readString(Path.of("../docs/troubleshooting.md"));
+		Arrays.stream(FollowerFetchState.values())
+			.filter(FollowerFetchState::isDegraded)
+			.forEach((state) -> assertThat(guide).as(state.name()).contains(StateLog.fix(state)));
+	}
+
+	private static List<String> lines(CapturedOutput output, String text) {
+		return output.getOut().lines().filter((line) -> line.contains(text)).toList();
+	}
+
+	private FollowerFetchSnapshot snapshot(FollowerFetchState state) {
+		return snapshot(state, List.of());
+	}
+
+	private FollowerFetchSnapshot snapshot(FollowerFetchState state, List<String> problems) {
+		List<String> partitions = List.of("t-0", "t-2");
+		ConsumerReads reads = new ConsumerReads(ConsumerKind.LISTENER, "payments", Policy.LOCALITY, 3, 1, 2,
+				List.of(), 0, partitions, partitions, 0, 0, Map.of());
+		return new FollowerFetchSnapshot(state, "az-x", "env:KAFKA_CLIENT_RACK", Set.of("az-a", "az-b", "az-c"),
+				"default (LeaderSelector) on brokers [0]", Map.of(ConsumerKind.LISTENER, Map.of("payments", reads)),
+				problems, Instant.parse("2026-01-01T00:00:00Z").plusSeconds(10L * this.refresh++));
+	}
+
+}
