@@ -42,6 +42,10 @@ final class ClusterInspectors implements AutoCloseable {
 
 	private static final Set<String> ADMIN_CONFIG_NAMES = AdminClientConfig.configNames();
 
+	// the consumers' own timing (their replica lease and request timeout) is not the monitor's
+	private static final Set<String> CONSUMER_TIMING = Set.of(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG,
+			AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, AdminClientConfig.METADATA_MAX_AGE_CONFIG);
+
 	private static final String CLIENT_ID = "follower-fetch-monitor";
 
 	private final Supplier<Map<String, Object>> adminConfig;
@@ -103,10 +107,10 @@ final class ClusterInspectors implements AutoCloseable {
 		return this.adminCluster;
 	}
 
-	private static Map<String, Object> adminConfigOf(Map<String, Object> consumerConfig) {
+	static Map<String, Object> adminConfigOf(Map<String, Object> consumerConfig) {
 		Map<String, Object> config = new HashMap<>();
 		consumerConfig.forEach((name, value) -> {
-			if (ADMIN_CONFIG_NAMES.contains(name) && value != null) {
+			if (ADMIN_CONFIG_NAMES.contains(name) && !CONSUMER_TIMING.contains(name) && value != null) {
 				config.put(name, value);
 			}
 		});

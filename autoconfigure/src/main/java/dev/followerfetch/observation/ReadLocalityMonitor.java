@@ -190,12 +190,12 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 		List<ObservedProducer> producers = this.producers.get();
 		Map<ClusterInspector, List<Subject>> byCluster = new LinkedHashMap<>();
 		if (all.isEmpty()) {
-			if (producers.isEmpty()) {
-				problems.add("no consumer to observe: only the rack and the brokers are checked");
-			}
+			problems.add("no consumer to observe: only the rack and the brokers are checked");
 			byCluster.put(this.inspectors.forConsumers(Map.of()), List.of());
 		}
-		ClusterInspector producerCluster = producers.isEmpty() ? null : this.inspectors.forConsumers(Map.of());
+		// a factory that never created a producer (Boot's, in a binder-only application) asks no cluster
+		boolean producing = producers.stream().anyMatch((producer) -> !producer.metrics().isEmpty());
+		ClusterInspector producerCluster = producing ? this.inspectors.forConsumers(Map.of()) : null;
 		if (producerCluster != null) {
 			byCluster.putIfAbsent(producerCluster, new ArrayList<>());
 		}

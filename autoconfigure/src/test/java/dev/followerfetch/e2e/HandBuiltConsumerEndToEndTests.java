@@ -102,7 +102,8 @@ class HandBuiltConsumerEndToEndTests {
 			assertThat(stats.fractionOfBytesFrom("az-b", kafka.cluster()::rackOf)).isLessThan(0.5);
 			Health health = awaitHealth("UNCOVERED", (reads) -> reads.containsKey("hand-built-plain")
 					&& ((Map<?, ?>) reads.get("hand-built-plain")).get("uncoveredPartitions") instanceof List<?> list
-					&& list.size() == 2);
+					&& list.size() == 2
+					&& Integer.valueOf(1).equals(((Map<?, ?>) reads.get("hand-built-plain")).get("zoneLocalPartitions")));
 			assertThat(health.getStatus().getCode()).isEqualTo("UNKNOWN");
 			Map<String, Object> plain = otherConsumer(health, "hand-built-plain");
 			assertThat(plain).containsEntry("policy", "LOCALITY")

@@ -56,4 +56,11 @@ class ClusterInspectorsTests {
 		assertThat(this.inspectors.clusterOf(other)).isEqualTo("c:9092");
 	}
 
+	@Test
+	void anotherClustersAdminTakesTheConsumersConnectionButNotTheirTimeouts() {
+		assertThat(ClusterInspectors.adminConfigOf(Map.of("bootstrap.servers", "c:9092", "security.protocol", "SSL",
+				"request.timeout.ms", "15000", "metadata.max.age.ms", "30000", "group.id", "g")))
+			.containsOnly(Map.entry("bootstrap.servers", "c:9092"), Map.entry("security.protocol", "SSL"));
+	}
+
 }
