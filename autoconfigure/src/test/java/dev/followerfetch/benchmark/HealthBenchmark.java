@@ -15,6 +15,7 @@
  */
 package dev.followerfetch.benchmark;
 
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -25,9 +26,13 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 
 import dev.followerfetch.observation.FollowerFetchSnapshot;
 import dev.followerfetch.observation.ReadLocalityMonitor;
@@ -61,6 +66,21 @@ public final class HealthBenchmark {
 
 	private static final int RECORDS = 600;
 
+	/**
+	 * The largest refresh scenario: listeners, each its own group reading the whole topic,
+	 * and the topic's partitions. Its topic gets one small record per partition, just
+	 * enough for every partition to be fetched once.
+	 */
+	private static final int HUGE_LISTENERS = 50;
+
+	private static final int HUGE_PARTITIONS = 1_200;
+
+	/**
+	 * The monitor's own Admin client ({@code ClusterInspectors}): {@code follower-fetch-monitor},
+	 * and for other clusters ids that start with it.
+	 */
+	private static final String MONITOR_ADMIN_METRICS = "kafka.admin.client:type=admin-client-metrics,client-id=follower-fetch-monitor*";
+
 	private static final int WARM_UP_REQUESTS = 2_000;
 
 	private static final int REQUESTS = 5_000;
@@ -76,7 +96,7 @@ public final class HealthBenchmark {
 
 	public static void main(String[] args) throws Exception {
 		System.setProperty("logging.level.root", "WARN");
-		try (MultiZoneKafkaCluster cluster = MultiZoneKafkaCluster.builder().start()) {
+		try (MultiZoneKafkaCluster cluster = MultiZoneKafkaCluster.builder().timeout(Duration.ofMinutes(3)).start()) {
 			cluster.createTopicLedByEveryZone("small", 6, 3);
 			cluster.createTopicLedByEveryZone("large", 60, 3);
 			cluster.produce("small", RECORDS, 1024);
@@ -103,20 +123,97 @@ public final class HealthBenchmark {
 			print("Health requests (10 listeners, 60 partitions each; " + REQUESTS
 					+ " sequential requests per scenario, interleaved in " + ROUNDS + " rounds)",
 					"vs disabled", rows);
-			rows.clear();
-			Stats largeRefresh = refreshes(withHealth);
-			try (ConfigurableApplicationContext small = start(cluster, "small", 1, true)) {
-				Stats smallRefresh = refreshes(small);
-				rows.add(row("1 listener x 6 partitions", smallRefresh, smallRefresh));
-				rows.add(row("10 listeners x 60 partitions", largeRefresh, smallRefresh));
-			}
-			print("One background refresh (" + REFRESHES + " refreshes, admin calls to the brokers included)",
-					"vs 1x6", rows);
 		}
+		// one application at a time: every monitor's Admin client has the same client id, so
+		// its JMX metrics are only this application's when no other one runs
+		Refresh small = refreshes(cluster, "small", 1, 6, RECORDS);
+		Refresh large = refreshes(cluster, "large", 10, 60, RECORDS);
+		long created = System.nanoTime();
+		cluster.createTopicLedByEveryZone("huge", HUGE_PARTITIONS, 3);
+		cluster.produce("huge", HUGE_PARTITIONS, 16);
+		System.out.printf(Locale.ROOT, "%ntopic 'huge' (%d partitions, RF 3) created and filled in %.1f s%n",
+				HUGE_PARTITIONS, (System.nanoTime() - created) / 1e9);
+		Refresh huge = refreshes(cluster, "huge", HUGE_LISTENERS, HUGE_PARTITIONS, HUGE_PARTITIONS);
+		List<String> refreshRows = List.of(refreshRow(small, small), refreshRow(large, small), refreshRow(huge, small));
+		System.out.println();
+		System.out.println("One background refresh (" + REFRESHES
+				+ " refreshes after 20 warm-up, admin calls to the brokers included; one application at a time)");
+		System.out.println();
+		System.out.println("| listeners x partitions | assigned partitions | p50 (ms) | p99 (ms) | mean (ms) "
+				+ "| mean ms per 1,000 assigned | admin requests per refresh | assigned vs 1x6 | p50 vs 1x6 "
+				+ "| mean vs 1x6 | admin requests vs 1x6 |");
+		System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+		refreshRows.forEach(System.out::println);
+	}
+
+	private Refresh refreshes(MultiZoneKafkaCluster cluster, String topic, int listeners, int partitions,
+			int records) throws Exception {
+		long started = System.nanoTime();
+		try (ConfigurableApplicationContext context = start(cluster, topic, listeners, true, records)) {
+			double startSeconds = (System.nanoTime() - started) / 1e9;
+			ReadLocalityMonitor monitor = context.getBean(ReadLocalityMonitor.class);
+			FollowerFetchSnapshot snapshot = monitor.refresh();
+			int assigned = snapshot.listeners().values().stream().mapToInt((reads) -> reads.partitions()).sum();
+			if (assigned != listeners * partitions) {
+				throw new IllegalStateException(
+						topic + ": " + assigned + " partitions assigned, expected " + listeners * partitions);
+			}
+			for (int i = 0; i < 20; i++) {
+				monitor.refresh();
+			}
+			double requestsBefore = adminRequests();
+			long[] nanos = new long[REFRESHES];
+			for (int i = 0; i < REFRESHES; i++) {
+				long start = System.nanoTime();
+				monitor.refresh();
+				nanos[i] = System.nanoTime() - start;
+			}
+			double requests = (adminRequests() - requestsBefore) / REFRESHES;
+			System.out.printf(Locale.ROOT, "%d listeners x %d partitions: application ready and every partition "
+					+ "fetched in %.1f s; heap used %d MB%n", listeners, partitions, startSeconds, usedHeapMegabytes());
+			return new Refresh(listeners, partitions, assigned, Stats.of(nanos), requests);
+		}
+	}
+
+	private static long usedHeapMegabytes() {
+		Runtime runtime = Runtime.getRuntime();
+		return (runtime.totalMemory() - runtime.freeMemory()) / (1024 * 1024);
+	}
+
+	/**
+	 * The requests the monitor's Admin clients have sent, from their own JMX metrics.
+	 * @return the sum of {@code request-total} of every monitor Admin client
+	 */
+	private static double adminRequests() throws Exception {
+		MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+		Set<ObjectName> names = server.queryNames(new ObjectName(MONITOR_ADMIN_METRICS), null);
+		if (names.isEmpty()) {
+			throw new IllegalStateException("no MBean " + MONITOR_ADMIN_METRICS);
+		}
+		double total = 0;
+		for (ObjectName name : names) {
+			total += ((Number) server.getAttribute(name, "request-total")).doubleValue();
+		}
+		return total;
+	}
+
+	private static String refreshRow(Refresh refresh, Refresh baseline) {
+		Stats stats = refresh.stats();
+		return String.format(Locale.ROOT,
+				"| %d x %,d | %,d | %.3f | %.3f | %.3f | %.3f | %.2f | %.0fx | %.2fx | %.2fx | %.2fx |",
+				refresh.listeners(), refresh.partitions(), refresh.assigned(), stats.p50(), stats.p99(), stats.mean(),
+				stats.mean() * 1000.0 / refresh.assigned(), refresh.adminRequests(),
+				(double) refresh.assigned() / baseline.assigned(), stats.p50() / baseline.stats().p50(),
+				stats.mean() / baseline.stats().mean(), refresh.adminRequests() / baseline.adminRequests());
 	}
 
 	private ConfigurableApplicationContext start(MultiZoneKafkaCluster cluster, String topic, int listeners,
 			boolean health) {
+		return start(cluster, topic, listeners, health, RECORDS);
+	}
+
+	private ConfigurableApplicationContext start(MultiZoneKafkaCluster cluster, String topic, int listeners,
+			boolean health, int records) {
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(HealthBenchmarkApplication.class)
 			.properties("server.port=0", "server.address=127.0.0.1",
 					"management.endpoints.web.exposure.include=health",
@@ -132,11 +229,12 @@ public final class HealthBenchmark {
 					"logging.level.root=WARN")
 			.run();
 		Counts counts = context.getBean(Counts.class);
-		await("every listener consumes every record").atMost(Duration.ofMinutes(2))
+		await("every listener consumes every record").atMost(Duration.ofMinutes(5))
+			.pollInterval(Duration.ofMillis(200))
 			.until(() -> counts.all().size() == listeners
-					&& counts.all().values().stream().allMatch((count) -> count.get() >= RECORDS));
+					&& counts.all().values().stream().allMatch((count) -> count.get() >= records));
 		ReadLocalityMonitor monitor = context.getBean(ReadLocalityMonitor.class);
-		await("every partition fetched").atMost(Duration.ofMinutes(1)).until(() -> {
+		await("every partition fetched").atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(500)).until(() -> {
 			FollowerFetchSnapshot snapshot = monitor.refresh();
 			return snapshot.listeners().size() == listeners && snapshot.listeners()
 				.values()
@@ -174,20 +272,6 @@ public final class HealthBenchmark {
 		}
 	}
 
-	private static Stats refreshes(ConfigurableApplicationContext context) {
-		ReadLocalityMonitor monitor = context.getBean(ReadLocalityMonitor.class);
-		for (int i = 0; i < 20; i++) {
-			monitor.refresh();
-		}
-		long[] nanos = new long[REFRESHES];
-		for (int i = 0; i < REFRESHES; i++) {
-			long start = System.nanoTime();
-			monitor.refresh();
-			nanos[i] = System.nanoTime() - start;
-		}
-		return Stats.of(nanos);
-	}
-
 	private static String row(String name, Stats stats, Stats baseline) {
 		return String.format(Locale.ROOT, "| %s | %.3f | %.3f | %.3f | %.2fx | %.2fx |", name, stats.p50(),
 				stats.p99(), stats.mean(), stats.p50() / baseline.p50(), stats.p99() / baseline.p99());
@@ -200,6 +284,10 @@ public final class HealthBenchmark {
 		System.out.println("| scenario | p50 (ms) | p99 (ms) | mean (ms) | p50 " + baseline + " | p99 " + baseline + " |");
 		System.out.println("|---|---:|---:|---:|---:|---:|");
 		rows.forEach(System.out::println);
+	}
+
+	record Refresh(int listeners, int partitions, int assigned, Stats stats, double adminRequests) {
+
 	}
 
 	record Target(HttpRequest request) {
