@@ -161,6 +161,8 @@ public final class HealthBenchmark {
 			for (int i = 0; i < 20; i++) {
 				monitor.refresh();
 			}
+			System.out.printf(Locale.ROOT, "%d listeners x %d partitions: ready after %.1f s, measuring%n", listeners,
+					partitions, (System.nanoTime() - started) / 1e9);
 			double requestsBefore = adminRequests();
 			long[] nanos = new long[REFRESHES];
 			for (int i = 0; i < REFRESHES; i++) {
@@ -170,7 +172,8 @@ public final class HealthBenchmark {
 			}
 			double requests = (adminRequests() - requestsBefore) / REFRESHES;
 			System.out.printf(Locale.ROOT, "%d listeners x %d partitions: application ready and every partition "
-					+ "fetched in %.1f s; heap used %d MB%n", listeners, partitions, startSeconds, usedHeapMegabytes());
+					+ "fetched in %.1f s; heap used %d MB; refresh mean %.3f ms, %.2f admin requests per refresh%n",
+					listeners, partitions, startSeconds, usedHeapMegabytes(), Stats.of(nanos).mean(), requests);
 			return new Refresh(listeners, partitions, assigned, Stats.of(nanos), requests);
 		}
 	}
