@@ -104,6 +104,17 @@ final class ConsumerMetricsReader {
 	 * @return the clients found, or why none could be read
 	 */
 	JmxConsumers fromJmx() {
+		return fromJmx(Set.of());
+	}
+
+	/**
+	 * Read every consumer client the process registered in JMX, the metrics only of those
+	 * not already known: a known client's per-partition metrics are many, and its source
+	 * gives them without JMX.
+	 * @param known client ids whose metrics are not read
+	 * @return the clients found, or why none could be read
+	 */
+	JmxConsumers fromJmx(Set<String> known) {
 		MBeanServer server;
 		Set<ObjectName> names;
 		try {
@@ -125,6 +136,9 @@ final class ConsumerMetricsReader {
 				continue;
 			}
 			all.add(clientId);
+			if (known.contains(clientId)) {
+				continue;
+			}
 			try {
 				if (type.startsWith("consumer-share")) {
 					share.add(clientId);

@@ -66,13 +66,13 @@ final class OtherConsumers {
 	 * @return the other consumers, one per client id
 	 */
 	List<Subject> find(Collection<Subject> known, List<String> problems) {
-		JmxConsumers jmx = this.reader.fromJmx();
+		Set<String> knownIds = new HashSet<>();
+		known.forEach((subject) -> subject.clients().forEach((client) -> knownIds.add(client.clientId())));
+		JmxConsumers jmx = this.reader.fromJmx(knownIds);
 		if (jmx.problem() != null) {
 			problems.add(jmx.problem());
 			return List.of();
 		}
-		Set<String> knownIds = new HashSet<>();
-		known.forEach((subject) -> subject.clients().forEach((client) -> knownIds.add(client.clientId())));
 		if (!knownIds.isEmpty() && knownIds.stream().noneMatch(jmx.clientIds()::contains)) {
 			problems.add(NOT_IN_JMX);
 		}
