@@ -29,7 +29,6 @@ import java.util.function.Predicate;
 
 import dev.followerfetch.observation.FollowerFetchState;
 import dev.followerfetch.test.MultiZoneKafkaExtension;
-import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -254,25 +253,19 @@ class FollowerFetchHealthEndToEndTests {
 	}
 
 	private static boolean reads(Map<String, Object> details, String listenerId, int zoneLocal, int crossZone) {
-		Map<String, Object> reads = listener(details, listenerId);
-		return reads != null && Integer.valueOf(zoneLocal).equals(reads.get("zoneLocalPartitions"))
-				&& Integer.valueOf(crossZone).equals(reads.get("crossZonePartitions"));
+		return HealthWatch.reads(listener(details, listenerId), zoneLocal, crossZone);
 	}
 
-	@SuppressWarnings("unchecked")
 	private static Map<String, Object> details(Map<String, Object> health) {
-		return (Map<String, Object>) health.get("details");
+		return HealthWatch.details(health);
 	}
 
-	@SuppressWarnings("unchecked")
 	private static Map<String, Object> listener(Map<String, Object> details, String id) {
-		return (Map<String, Object>) ((Map<String, Object>) details.get("listeners")).get(id);
+		return HealthWatch.listener(details, id);
 	}
 
 	private static double bytes(MeterRegistry registry, String listener, String zone) {
-		FunctionCounter counter = registry.find("follower.fetch.bytes").tags("listener", listener, "zone", zone)
-			.functionCounter();
-		return (counter != null) ? counter.count() : 0;
+		return HealthWatch.bytes(registry, listener, "listener", zone);
 	}
 
 }

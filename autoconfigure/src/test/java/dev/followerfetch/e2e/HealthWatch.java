@@ -21,6 +21,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
+
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -84,6 +87,43 @@ final class HealthWatch {
 	@SuppressWarnings("unchecked")
 	static Map<String, Object> listener(Map<String, Object> details, String id) {
 		return (Map<String, Object>) ((Map<String, Object>) details.get("listeners")).get(id);
+	}
+
+	/**
+	 * The details of a health response.
+	 * @param health the parsed health response
+	 * @return its details
+	 */
+	@SuppressWarnings("unchecked")
+	static Map<String, Object> details(Map<String, Object> health) {
+		return (Map<String, Object>) health.get("details");
+	}
+
+	/**
+	 * Whether a consumer's health details count these partitions in and out of the zone.
+	 * @param reads the consumer's details, or {@code null}
+	 * @param zoneLocal the expected in-zone partitions
+	 * @param crossZone the expected cross-zone partitions
+	 * @return whether they match
+	 */
+	static boolean reads(Map<String, Object> reads, int zoneLocal, int crossZone) {
+		return reads != null && Integer.valueOf(zoneLocal).equals(reads.get("zoneLocalPartitions"))
+				&& Integer.valueOf(crossZone).equals(reads.get("crossZonePartitions"));
+	}
+
+	/**
+	 * Bytes one consumer received from this zone or others, as its meter says.
+	 * @param registry the meter registry
+	 * @param name the listener id, application id or binding name
+	 * @param kind the meter's kind tag
+	 * @param zone {@code local} or {@code remote}
+	 * @return the bytes, 0 before the meter exists
+	 */
+	static double bytes(MeterRegistry registry, String name, String kind, String zone) {
+		FunctionCounter counter = registry.find("follower.fetch.bytes")
+			.tags("listener", name, "kind", kind, "zone", zone)
+			.functionCounter();
+		return (counter != null) ? counter.count() : 0;
 	}
 
 }

@@ -32,7 +32,6 @@ import dev.followerfetch.application.BinderBindings;
 import dev.followerfetch.application.BinderClientRackConfiguration;
 import dev.followerfetch.test.ConsumerReadStats;
 import dev.followerfetch.test.MultiZoneKafkaExtension;
-import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.TopicPartition;
@@ -221,14 +220,11 @@ class SpringCloudStreamEndToEndTests {
 	}
 
 	private static boolean reads(Map<String, Object> details, String name, int zoneLocal, int crossZone) {
-		Map<String, Object> reads = binding(details, name);
-		return reads != null && Integer.valueOf(zoneLocal).equals(reads.get("zoneLocalPartitions"))
-				&& Integer.valueOf(crossZone).equals(reads.get("crossZonePartitions"));
+		return HealthWatch.reads(binding(details, name), zoneLocal, crossZone);
 	}
 
-	@SuppressWarnings("unchecked")
 	private static Map<String, Object> details(Map<String, Object> health) {
-		return (Map<String, Object>) health.get("details");
+		return HealthWatch.details(health);
 	}
 
 	@SuppressWarnings("unchecked")
@@ -237,10 +233,7 @@ class SpringCloudStreamEndToEndTests {
 	}
 
 	private static double bytes(MeterRegistry registry, String binding, String zone) {
-		FunctionCounter counter = registry.find("follower.fetch.bytes")
-			.tags("listener", binding, "kind", "binding", "zone", zone)
-			.functionCounter();
-		return (counter != null) ? counter.count() : 0;
+		return HealthWatch.bytes(registry, binding, "binding", zone);
 	}
 
 }
