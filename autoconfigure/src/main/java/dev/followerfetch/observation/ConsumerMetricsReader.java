@@ -84,7 +84,7 @@ final class ConsumerMetricsReader {
 		metrics.forEach((key, clientMetrics) -> clientMetrics.forEach((name, metric) -> {
 			String clientId = name.tags().getOrDefault("client-id", key);
 			Builder client = clients.computeIfAbsent(clientId, (id) -> new Builder());
-			if (name.group().equals(FETCH_GROUP)) {
+			if (name.group().equals(FETCH_GROUP) && isFetchAttribute(name.name())) {
 				TopicPartition tp = partition(name.tags().get("topic"), name.tags().get("partition"));
 				if (tp != null) {
 					client.fetchMetric(tp, name.name(), metric.metricValue());
@@ -175,6 +175,10 @@ final class ConsumerMetricsReader {
 			.forEach((clientId) -> built.put(clientId,
 					clients.get(clientId).counter(startTimes.get(clientId)).build(clientId)));
 		return new JmxConsumers(built, all, null);
+	}
+
+	private static boolean isFetchAttribute(String name) {
+		return name.equals(READ_REPLICA) || name.equals(RECORDS_LAG);
 	}
 
 	/**
