@@ -28,14 +28,14 @@ import org.apache.kafka.common.TopicPartition;
 
 /**
  * Judges where a producer factory's producers write, from their own counters and the
- * cluster's view. Byte totals are kept monotonic across producer restarts as for
- * consumers ({@link ReceivedBytes}, fed with the bytes sent to each broker).
+ * cluster's view. Byte totals are kept monotonic across producer restarts by
+ * {@link ZoneBytes}, fed with the bytes sent to each broker.
  *
  * @author follower-fetch authors
  */
 final class ProducerWriteJudge {
 
-	private final ReceivedBytes sentBytes = new ReceivedBytes();
+	private final ZoneBytes sentBytes = new ZoneBytes();
 
 	/**
 	 * The topics a producer factory's producers have written to.
@@ -50,7 +50,7 @@ final class ProducerWriteJudge {
 
 	ProducerWrites judge(ObservedProducer producer, ClusterView view, String rack) {
 		List<ProducerClient> clients = producer.metrics().stream().map(ProducerMetricsReader::read).toList();
-		ReceivedBytes.Totals totals = this.sentBytes.count(producer.name(),
+		ZoneBytes.Totals totals = this.sentBytes.count(producer.name(),
 				clients.stream().map(ProducerClient::asClientMetrics).toList(), view, rack);
 		Set<String> topics = new TreeSet<>();
 		List<String> clientIds = new ArrayList<>();

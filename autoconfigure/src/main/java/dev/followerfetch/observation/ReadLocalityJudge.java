@@ -56,7 +56,7 @@ final class ReadLocalityJudge {
 	 * @return the judgement
 	 */
 	Judged judge(Subject subject, ClusterView view, String rack, Predicate<TopicPartition> beyondGrace,
-			ReceivedBytes.Totals bytes) {
+			ZoneBytes.Totals bytes) {
 		ObservedConsumer consumer = subject.consumer();
 		Policy policy = consumer.policy();
 		Map<TopicPartition, Integer> readReplicas = new HashMap<>();

@@ -81,7 +81,7 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 
 	private final ReadLocalityJudge judge;
 
-	private final ReceivedBytes receivedBytes = new ReceivedBytes();
+	private final ZoneBytes receivedBytes = new ZoneBytes();
 
 	private final Supplier<List<ObservedProducer>> producers;
 
@@ -229,7 +229,7 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 			List<Judged> clusterReads = new ArrayList<>();
 			for (Subject subject : cluster.getValue()) {
 				String key = key(subject.consumer().kind(), subject.consumer().name());
-				ReceivedBytes.Totals bytes = this.receivedBytes.count(key, subject.clients(), view, rack);
+				ZoneBytes.Totals bytes = this.receivedBytes.count(key, subject.clients(), view, rack);
 				Judged reads = this.judge.judge(subject, view, rack,
 						(tp) -> beyondGrace(key + "|" + tp, now, crossZoneSeen), bytes);
 				clusterReads.add(reads);

@@ -223,7 +223,7 @@ class ReadLocalityJudgeTests {
 
 	@Test
 	void bytesReadFromJmxAreCountedOnceAndAgainAfterTheClientRestarts() {
-		ReceivedBytes bytes = new ReceivedBytes();
+		ZoneBytes bytes = new ZoneBytes();
 		assertThat(bytes.count("other:x", List.of(client(1000, 1L)), VIEW, "az-b").local()).isEqualTo(1000);
 		assertThat(bytes.count("other:x", List.of(client(1500, 1L)), VIEW, "az-b").local()).isEqualTo(1500);
 		assertThat(bytes.count("other:x", List.of(client(1500, 1L)), VIEW, "az-b").local()).isEqualTo(1500);
@@ -257,7 +257,7 @@ class ReadLocalityJudgeTests {
 	}
 
 	private Judged judge(Subject subject, ClusterView view, boolean beyondGrace) {
-		return this.judge.judge(subject, view, "az-b", (tp) -> beyondGrace, new ReceivedBytes().count("x",
+		return this.judge.judge(subject, view, "az-b", (tp) -> beyondGrace, new ZoneBytes().count("x",
 				List.of(), view, "az-b"));
 	}
 
