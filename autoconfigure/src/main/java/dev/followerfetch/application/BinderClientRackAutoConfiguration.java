@@ -15,11 +15,8 @@
  */
 package dev.followerfetch.application;
 
-import java.util.Set;
-
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
 import dev.followerfetch.policy.ClientRackDecider;
-import dev.followerfetch.policy.ConsumerKind;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -53,18 +50,13 @@ public final class BinderClientRackAutoConfiguration {
 	@Bean
 	BindingPolicyReport followerFetchBindingPolicyReport(ApplicationContext context, BinderBindings bindings,
 			ObjectProvider<ClientRackDecider> decider) {
-		return new BindingPolicyReport(context, bindings, () -> configuredNames(decider));
+		return new BindingPolicyReport(context, bindings, decider);
 	}
 
 	@Bean
 	BinderClientRackCustomizer followerFetchBinderClientRackCustomizer(ObjectProvider<ClientRackDecider> decider,
 			BinderBindings bindings, BindingPolicyReport report) {
 		return new BinderClientRackCustomizer(decider, bindings, report);
-	}
-
-	private static Set<String> configuredNames(ObjectProvider<ClientRackDecider> decider) {
-		ClientRackDecider available = decider.getIfAvailable();
-		return (available != null) ? available.configuredNames(ConsumerKind.BINDING) : Set.of();
 	}
 
 }

@@ -18,14 +18,16 @@ package dev.followerfetch.application;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 import dev.followerfetch.application.BinderBindings.Binding;
+import dev.followerfetch.policy.ClientRackDecider;
+import dev.followerfetch.policy.ConsumerKind;
 import dev.followerfetch.policy.ConsumerPolicy;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.event.ContextRefreshedEvent;
@@ -49,14 +51,14 @@ final class BindingPolicyReport implements ApplicationListener<ContextRefreshedE
 
 	private final BinderBindings bindings;
 
-	private final Supplier<Set<String>> configuredNames;
+	private final ObjectProvider<ClientRackDecider> decider;
 
 	private volatile boolean reported;
 
-	BindingPolicyReport(ApplicationContext context, BinderBindings bindings, Supplier<Set<String>> configuredNames) {
+	BindingPolicyReport(ApplicationContext context, BinderBindings bindings, ObjectProvider<ClientRackDecider> decider) {
 		this.context = context;
 		this.bindings = bindings;
-		this.configuredNames = configuredNames;
+		this.decider = decider;
 	}
 
 	void decided(ConsumerPolicy policy, boolean added) {
@@ -85,18 +87,8 @@ final class BindingPolicyReport implements ApplicationListener<ContextRefreshedE
 					+ " got client.rack, but follower-fetch cannot observe " + ((unobserved.size() == 1) ? "its" : "their")
 					+ " consumers: the binder runs in a context of its own. Add " + RECIPE);
 		}
-		reportUnknownNames(all);
-	}
-
-	private void reportUnknownNames(List<Binding> all) {
-		Set<String> unknown = new TreeSet<>(this.configuredNames.get());
-		Set<String> known = all.stream().map(Binding::name).collect(Collectors.toCollection(TreeSet::new));
-		unknown.removeAll(known);
-		if (!unknown.isEmpty()) {
-			logger.warn("follower-fetch.policy.bindings names " + unknown + ", but there is no Kafka consumer binding "
-					+ ((unknown.size() == 1) ? "with that name" : "with those names") + ". Known consumer bindings: "
-					+ known);
-		}
+		Set<String> known = all.stream().map(Binding::name).collect(Collectors.toSet());
+		this.decider.ifAvailable((decider) -> decider.warnUnknownNames(ConsumerKind.BINDING, known));
 	}
 
 	private static String describe(ConsumerPolicy policy) {

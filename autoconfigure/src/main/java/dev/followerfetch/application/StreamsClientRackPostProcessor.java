@@ -20,8 +20,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.BiFunction;
 
 import dev.followerfetch.Policy;
@@ -199,14 +197,7 @@ final class StreamsClientRackPostProcessor implements BeanPostProcessor, SmartIn
 		if (decider == null) {
 			return;
 		}
-		Set<String> known = this.applications.getObject().applicationIds();
-		Set<String> unknown = new TreeSet<>(decider.configuredNames(ConsumerKind.STREAMS));
-		unknown.removeAll(known);
-		if (!unknown.isEmpty()) {
-			logger.warn("follower-fetch.policy.streams names " + unknown + ", but there is no Kafka Streams "
-					+ "application with " + ((unknown.size() == 1) ? "that id" : "those ids")
-					+ ". Known application ids: " + known);
-		}
+		decider.warnUnknownNames(ConsumerKind.STREAMS, this.applications.getObject().applicationIds());
 	}
 
 }

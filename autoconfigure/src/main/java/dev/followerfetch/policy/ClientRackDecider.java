@@ -17,6 +17,7 @@ package dev.followerfetch.policy;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +30,8 @@ import dev.followerfetch.FollowerFetchProperties;
 import dev.followerfetch.Policy;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.policy.ConsumerPolicy.Origin;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 
@@ -45,6 +48,8 @@ import org.springframework.boot.context.properties.source.InvalidConfigurationPr
  * @author follower-fetch authors
  */
 public final class ClientRackDecider {
+
+	private static final Log logger = LogFactory.getLog(ClientRackDecider.class);
 
 	private static final int MAX_CONFIGURED_CONSUMERS = 1000;
 
@@ -322,6 +327,24 @@ public final class ClientRackDecider {
 	 */
 	public Set<String> configuredNames(ConsumerKind kind) {
 		return new TreeSet<>(this.configured.getOrDefault(kind, Map.of()).keySet());
+	}
+
+	/**
+	 * Log a warning when {@code follower-fetch.policy.<kind>} names a consumer the
+	 * application does not have, most often a typo that leaves it on the default policy.
+	 * @param kind how the application consumes
+	 * @param known the names of the consumers of that kind the application has
+	 * @return the configured names that match no consumer, sorted
+	 */
+	public Set<String> warnUnknownNames(ConsumerKind kind, Collection<String> known) {
+		Set<String> unknown = configuredNames(kind);
+		unknown.removeAll(known);
+		if (!unknown.isEmpty()) {
+			String those = (unknown.size() == 1) ? "that " + kind.key() : "those " + kind.key() + "s";
+			logger.warn(kind.property() + " names " + unknown + ", but there is no " + kind.noun() + " with " + those
+					+ ". Known " + kind.noun() + " " + kind.key() + "s: " + new TreeSet<>(known));
+		}
+		return unknown;
 	}
 
 	private static Duration nonNegative(String property, Duration value, String zeroMeans, String example) {

@@ -29,27 +29,33 @@ public enum ConsumerKind {
 	 * A listener container ({@code @KafkaListener} or a container bean), named by its
 	 * listener id.
 	 */
-	LISTENER("follower-fetch.policy.listeners"),
+	LISTENER("follower-fetch.policy.listeners", "listener", "id"),
 
 	/**
 	 * A Kafka Streams application, named by its {@code application.id}.
 	 */
-	STREAMS("follower-fetch.policy.streams"),
+	STREAMS("follower-fetch.policy.streams", "Kafka Streams application", "id"),
 
 	/**
 	 * A Spring Cloud Stream binding, named by its binding name.
 	 */
-	BINDING("follower-fetch.policy.bindings"),
+	BINDING("follower-fetch.policy.bindings", "Kafka consumer binding", "name"),
 
 	/**
 	 * A consumer the application builds itself, named by its client id.
 	 */
-	OTHER(null);
+	OTHER(null, "consumer", "client id");
 
 	private final String property;
 
-	ConsumerKind(String property) {
+	private final String noun;
+
+	private final String key;
+
+	ConsumerKind(String property, String noun, String key) {
 		this.property = property;
+		this.noun = noun;
+		this.key = key;
 	}
 
 	/**
@@ -66,6 +72,22 @@ public enum ConsumerKind {
 	 */
 	public String property() {
 		return this.property;
+	}
+
+	/**
+	 * What a consumer of this kind is called in messages.
+	 * @return for example {@code listener} or {@code Kafka consumer binding}
+	 */
+	public String noun() {
+		return this.noun;
+	}
+
+	/**
+	 * What names a consumer of this kind in the policy properties.
+	 * @return for example {@code id} or {@code name}
+	 */
+	public String key() {
+		return this.key;
 	}
 
 }

@@ -21,7 +21,6 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Properties;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
@@ -114,21 +113,15 @@ final class ListenerPolicyApplier implements SmartLifecycle {
 	}
 
 	private void reportUnknownIds(Collection<MessageListenerContainer> all) {
-		Set<String> configured = this.decider.configuredNames(ConsumerKind.LISTENER);
-		if (this.unknownIdsReported || configured.isEmpty()) {
+		if (this.unknownIdsReported) {
 			return;
 		}
 		this.unknownIdsReported = true;
 		Set<String> known = all.stream()
 			.map(MessageListenerContainer::getListenerId)
 			.filter((id) -> id != null)
-			.collect(Collectors.toCollection(TreeSet::new));
-		Set<String> unknown = new TreeSet<>(configured);
-		unknown.removeAll(known);
-		if (!unknown.isEmpty()) {
-			logger.warn("follower-fetch.policy.listeners names " + unknown + ", but there is no listener with "
-					+ ((unknown.size() == 1) ? "that id" : "those ids") + ". Known listener ids: " + known);
-		}
+			.collect(Collectors.toSet());
+		this.decider.warnUnknownNames(ConsumerKind.LISTENER, known);
 	}
 
 	@Override

@@ -202,7 +202,7 @@ class BinderClientRackAutoConfigurationTests {
 				assertThat(output).contains(
 						"Kafka binding fetch policies: process-in-0=LOCALITY (default), audit-in-0=FRESHNESS (property)")
 					.contains("follower-fetch.policy.bindings names [proces-in-0], but there is no Kafka consumer "
-							+ "binding with that name. Known consumer bindings: [audit-in-0, process-in-0]");
+							+ "binding with that name. Known Kafka consumer binding names: [audit-in-0, process-in-0]");
 			});
 	}
 

@@ -197,7 +197,7 @@ class StreamsClientRackAutoConfigurationTests {
 		this.contextRunner.withUserConfiguration(BootsFactory.class)
 			.withPropertyValues("follower-fetch.policy.streams.cuonts=freshness")
 			.run((context) -> assertThat(output).contains("follower-fetch.policy.streams names [cuonts], but there "
-					+ "is no Kafka Streams application with that id. Known application ids: [counts]"));
+					+ "is no Kafka Streams application with that id. Known Kafka Streams application ids: [counts]"));
 	}
 
 	@Test

@@ -17,6 +17,7 @@ package dev.followerfetch.policy;
 
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import dev.followerfetch.FollowerFetchProperties;
@@ -24,8 +25,11 @@ import dev.followerfetch.Policy;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.policy.ConsumerPolicy.Origin;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -35,6 +39,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  *
  * @author follower-fetch authors
  */
+@ExtendWith(OutputCaptureExtension.class)
 class ClientRackDeciderTests {
 
 	private static final ProducerRackSupport SUPPORTED = new ProducerRackSupport(true, true, "4.4.0");
@@ -61,6 +66,22 @@ class ClientRackDeciderTests {
 		assertThat(decider.decide(ConsumerKind.BINDING, "counts", null, null, null).origin()).isEqualTo(Origin.DEFAULT);
 		assertThat(decider.decide(ConsumerKind.LISTENER, "audit", null, Policy.FRESHNESS, Policy.FRESHNESS))
 			.isEqualTo(ConsumerPolicy.listener("audit", Policy.LOCALITY, Origin.PROPERTY));
+	}
+
+	@Test
+	void policyPropertiesNamingNoConsumerOfTheirKindAreWarnedAboutWithTheKnownNames(CapturedOutput output) {
+		this.properties.getBindings().put("proces-in-0", Policy.FRESHNESS);
+		this.properties.getBindings().put("audti-in-0", Policy.FRESHNESS);
+		this.properties.getBindings().put("process-out-0", Policy.FRESHNESS);
+		this.properties.getListeners().put("payments", Policy.FRESHNESS);
+		ClientRackDecider decider = decider("az-b");
+		assertThat(decider.warnUnknownNames(ConsumerKind.BINDING, List.of("process-out-0", "audit-in-0")))
+			.containsExactly("audti-in-0", "proces-in-0");
+		assertThat(decider.warnUnknownNames(ConsumerKind.LISTENER, List.of("payments"))).isEmpty();
+		assertThat(output).contains("follower-fetch.policy.bindings names [audti-in-0, proces-in-0], but there is "
+				+ "no Kafka consumer binding with those names. Known Kafka consumer binding names: "
+				+ "[audit-in-0, process-out-0]")
+			.doesNotContain("follower-fetch.policy.listeners names");
 	}
 
 	@Test
