@@ -467,7 +467,9 @@ public class FollowerFetchProperties {
 		/**
 		 * How long a partition that has an in-sync replica in this zone may be read across
 		 * zones before the state turns to FALLBACK (UNCOVERED for a consumer the starter
-		 * did not configure). Covers leader elections and lease renewals.
+		 * did not configure), and how long its in-zone in-sync replicas may stay
+		 * unreachable from this application before it turns to UNREACHABLE. Covers leader
+		 * elections, lease renewals and broker restarts.
 		 */
 		private Duration fallbackGrace = Duration.ofMinutes(2);
 
@@ -556,7 +558,7 @@ public class FollowerFetchProperties {
 
 		/**
 		 * Health status reported for a degraded state (NO_RACK, RACK_MISMATCH,
-		 * SELECTOR_DISABLED, LAGGING, FALLBACK). UNKNOWN leaves the application's overall
+		 * SELECTOR_DISABLED, UNREACHABLE, LAGGING, FALLBACK, UNCOVERED). UNKNOWN leaves the application's overall
 		 * status, liveness and readiness alone.
 		 */
 		private String degradedStatus = "UNKNOWN";

@@ -19,11 +19,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -43,6 +45,7 @@ import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
@@ -88,17 +91,7 @@ final class ClusterInspector implements AutoCloseable {
 				this.lastKnownRacks.put(node.id(), node.rack());
 			}
 		});
-		Map<Integer, ClusterView.Selector> selectors = new HashMap<>();
-		String selectorProblem = null;
-		try {
-			selectors = selectors(client, racks.keySet(), millis);
-		}
-		catch (ExecutionException ex) {
-			selectorProblem = describe(ex.getCause());
-		}
-		catch (java.util.concurrent.TimeoutException ex) {
-			selectorProblem = "no answer within " + millis + " ms";
-		}
+		Selectors selectors = selectors(client, racks.keySet(), millis);
 		Map<TopicPartition, ClusterView.Placement> partitions = new HashMap<>();
 		Map<String, String> topicProblems = new TreeMap<>();
 		if (!topics.isEmpty()) {
@@ -128,7 +121,8 @@ final class ClusterInspector implements AutoCloseable {
 			}
 		}
 		addStoppedReplicas(racks, partitions.values());
-		return new ClusterView(racks, selectors, selectorProblem, partitions, topicProblems);
+		return new ClusterView(racks, selectors.rackAware(), selectors.problem(), partitions, topicProblems,
+				selectors.unanswered());
 	}
 
 	/**
@@ -145,22 +139,57 @@ final class ClusterInspector implements AutoCloseable {
 		}));
 	}
 
-	private static Map<Integer, ClusterView.Selector> selectors(Admin client, Set<Integer> brokerIds, int millis)
-			throws Exception {
+	/**
+	 * Ask every broker for its {@code replica.selector.class}. Each request goes to that
+	 * broker itself, so a broker that does not answer in time (or drops the connection)
+	 * is one this application cannot reach; a refusal (no {@code DESCRIBE_CONFIGS}) is
+	 * only a problem.
+	 */
+	private static Selectors selectors(Admin client, Set<Integer> brokerIds, int millis) throws InterruptedException {
 		List<ConfigResource> resources = new ArrayList<>();
 		brokerIds.forEach((id) -> resources.add(new ConfigResource(ConfigResource.Type.BROKER, String.valueOf(id))));
-		Map<ConfigResource, Config> configs = client
+		Map<ConfigResource, KafkaFuture<Config>> configs = client
 			.describeConfigs(resources, new DescribeConfigsOptions().timeoutMs(millis))
-			.all()
-			.get(millis, TimeUnit.MILLISECONDS);
+			.values();
+		long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
 		Map<Integer, ClusterView.Selector> selectors = new HashMap<>();
-		configs.forEach((resource, config) -> {
-			ConfigEntry entry = config.get(SELECTOR_CONFIG);
-			String className = (entry != null && entry.value() != null && !entry.value().isBlank()) ? entry.value()
-					: null;
-			selectors.put(Integer.valueOf(resource.name()), new ClusterView.Selector(className, isRackAware(className)));
-		});
-		return selectors;
+		Set<Integer> unanswered = new TreeSet<>();
+		Map<Integer, String> problems = new TreeMap<>();
+		for (Map.Entry<ConfigResource, KafkaFuture<Config>> entry : configs.entrySet()) {
+			Integer broker = Integer.valueOf(entry.getKey().name());
+			try {
+				ConfigEntry selector = entry.getValue()
+					.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)
+					.get(SELECTOR_CONFIG);
+				String className = (selector != null && selector.value() != null && !selector.value().isBlank())
+						? selector.value() : null;
+				selectors.put(broker, new ClusterView.Selector(className, isRackAware(className)));
+			}
+			catch (ExecutionException ex) {
+				if (ex.getCause() instanceof RetriableException) {
+					unanswered.add(broker);
+				}
+				problems.put(broker, describe(ex.getCause()));
+			}
+			catch (java.util.concurrent.TimeoutException ex) {
+				unanswered.add(broker);
+				problems.put(broker, "no answer within " + millis + " ms");
+			}
+		}
+		return new Selectors(selectors, unanswered, problem(problems, brokerIds.size()));
+	}
+
+	private static String problem(Map<Integer, String> problems, int brokers) {
+		if (problems.isEmpty()) {
+			return null;
+		}
+		if (problems.size() == brokers && new HashSet<>(problems.values()).size() == 1) {
+			return problems.values().iterator().next();
+		}
+		return problems.entrySet()
+			.stream()
+			.map((problem) -> "broker " + problem.getKey() + ": " + problem.getValue())
+			.collect(Collectors.joining("; "));
 	}
 
 	static boolean isRackAware(String className) {
@@ -212,6 +241,18 @@ final class ClusterInspector implements AutoCloseable {
 		if (open != null) {
 			open.close(this.timeout);
 		}
+	}
+
+	/**
+	 * What the brokers said of their replica selectors.
+	 *
+	 * @param rackAware the selector of each broker that answered
+	 * @param unanswered the brokers that did not answer in time
+	 * @param problem why some selectors are unknown, or {@code null}
+	 */
+	private record Selectors(Map<Integer, ClusterView.Selector> rackAware, Set<Integer> unanswered,
+			String problem) {
+
 	}
 
 }

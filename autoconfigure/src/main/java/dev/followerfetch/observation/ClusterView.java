@@ -33,15 +33,26 @@ import org.apache.kafka.common.TopicPartition;
  * @param selectorProblem why the selectors could not be read, or {@code null}
  * @param partitions placement of the partitions asked about
  * @param topicProblems why a topic asked about has no placement, by topic name
+ * @param unanswered brokers this application could not reach in this refresh: asked for
+ * their configuration directly, they did not answer in time
  * @author follower-fetch authors
  */
 record ClusterView(Map<Integer, String> brokerRacks, Map<Integer, Selector> selectors, String selectorProblem,
-		Map<TopicPartition, Placement> partitions, Map<String, String> topicProblems) {
+		Map<TopicPartition, Placement> partitions, Map<String, String> topicProblems, Set<Integer> unanswered) {
 
 	/**
 	 * Nothing known yet.
 	 */
 	static final ClusterView UNKNOWN = new ClusterView(Map.of(), Map.of(), null, Map.of(), Map.of());
+
+	ClusterView {
+		unanswered = Set.copyOf(unanswered);
+	}
+
+	ClusterView(Map<Integer, String> brokerRacks, Map<Integer, Selector> selectors, String selectorProblem,
+			Map<TopicPartition, Placement> partitions, Map<String, String> topicProblems) {
+		this(brokerRacks, selectors, selectorProblem, partitions, topicProblems, Set.of());
+	}
 
 	Set<String> racks() {
 		return this.brokerRacks.values().stream().filter((rack) -> rack != null).collect(Collectors.toSet());

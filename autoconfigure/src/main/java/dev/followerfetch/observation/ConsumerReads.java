@@ -42,6 +42,9 @@ import dev.followerfetch.policy.ConsumerKind;
  * @param uncoveredPartitions partitions (of a consumer the starter did not configure and
  * that declared no freshness policy) that have an in-zone in-sync replica but were read
  * across zones for longer than the grace period
+ * @param unreachablePartitions partitions (of a locality consumer) whose in-zone in-sync
+ * replicas this application has not reached for longer than the grace period: their
+ * leader keeps sending the consumer to one of them, so it waits
  * @param localBytes bytes received from brokers in this zone since start-up
  * @param remoteBytes bytes received from brokers in other zones since start-up
  * @param details further facts about these consumers shown in the health details, for
@@ -50,8 +53,8 @@ import dev.followerfetch.policy.ConsumerKind;
  */
 public record ConsumerReads(ConsumerKind kind, String name, Policy policy, int partitions, int zoneLocalPartitions,
 		int crossZonePartitions, List<String> placementGaps, int placementGapCount, List<String> fallbackPartitions,
-		List<String> laggingPartitions, List<String> uncoveredPartitions, long localBytes, long remoteBytes,
-		Map<String, Object> details) {
+		List<String> laggingPartitions, List<String> uncoveredPartitions, List<String> unreachablePartitions,
+		long localBytes, long remoteBytes, Map<String, Object> details) {
 
 	public ConsumerReads {
 		details = Collections.unmodifiableMap(new LinkedHashMap<>(details));
@@ -59,10 +62,37 @@ public record ConsumerReads(ConsumerKind kind, String name, Policy policy, int p
 		fallbackPartitions = List.copyOf(fallbackPartitions);
 		laggingPartitions = List.copyOf(laggingPartitions);
 		uncoveredPartitions = List.copyOf(uncoveredPartitions);
+		unreachablePartitions = List.copyOf(unreachablePartitions);
 	}
 
 	/**
-	 * Where consumers read that have no uncovered partitions.
+	 * Where consumers read that have no unreachable partitions.
+	 * @param kind how the application consumes
+	 * @param name the listener id, application id, binding name or client id
+	 * @param policy the consumers' fetch policy
+	 * @param partitions assigned partitions
+	 * @param zoneLocalPartitions assigned partitions last read in this zone
+	 * @param crossZonePartitions assigned partitions last read in another zone
+	 * @param placementGaps partitions without an in-sync replica in this zone, capped
+	 * @param placementGapCount how many placement gaps there are in all
+	 * @param fallbackPartitions partitions read across zones despite an in-zone replica
+	 * @param laggingPartitions partitions read from a follower that is not in their ISR
+	 * @param uncoveredPartitions partitions an unconfigured consumer reads across zones
+	 * @param localBytes bytes received from brokers in this zone since start-up
+	 * @param remoteBytes bytes received from brokers in other zones since start-up
+	 * @param details further facts shown in the health details
+	 */
+	public ConsumerReads(ConsumerKind kind, String name, Policy policy, int partitions, int zoneLocalPartitions,
+			int crossZonePartitions, List<String> placementGaps, int placementGapCount, List<String> fallbackPartitions,
+			List<String> laggingPartitions, List<String> uncoveredPartitions, long localBytes, long remoteBytes,
+			Map<String, Object> details) {
+		this(kind, name, policy, partitions, zoneLocalPartitions, crossZonePartitions, placementGaps,
+				placementGapCount, fallbackPartitions, laggingPartitions, uncoveredPartitions, List.of(), localBytes,
+				remoteBytes, details);
+	}
+
+	/**
+	 * Where consumers read that have no uncovered or unreachable partitions.
 	 * @param kind how the application consumes
 	 * @param name the listener id, application id, binding name or client id
 	 * @param policy the consumers' fetch policy
@@ -81,7 +111,8 @@ public record ConsumerReads(ConsumerKind kind, String name, Policy policy, int p
 			int crossZonePartitions, List<String> placementGaps, int placementGapCount, List<String> fallbackPartitions,
 			List<String> laggingPartitions, long localBytes, long remoteBytes, Map<String, Object> details) {
 		this(kind, name, policy, partitions, zoneLocalPartitions, crossZonePartitions, placementGaps,
-				placementGapCount, fallbackPartitions, laggingPartitions, List.of(), localBytes, remoteBytes, details);
+				placementGapCount, fallbackPartitions, laggingPartitions, List.of(), List.of(), localBytes, remoteBytes,
+				details);
 	}
 
 }

@@ -103,6 +103,9 @@ final class FollowerFetchHealthIndicator extends AbstractHealthIndicator {
 		if (!reads.fallbackPartitions().isEmpty()) {
 			details.put("fallbackPartitions", reads.fallbackPartitions());
 		}
+		if (!reads.unreachablePartitions().isEmpty()) {
+			details.put("unreachablePartitions", reads.unreachablePartitions());
+		}
 		if (!reads.laggingPartitions().isEmpty()) {
 			details.put("laggingPartitions", reads.laggingPartitions());
 		}

@@ -53,6 +53,14 @@ public enum FollowerFetchState {
 	SELECTOR_DISABLED(true),
 
 	/**
+	 * Partitions have in-zone in-sync replicas that this application has not reached for
+	 * longer than the grace period: their leader keeps sending its consumers to them, so
+	 * those consumers see no new records until the broker is reachable again or leaves
+	 * the ISR.
+	 */
+	UNREACHABLE(true),
+
+	/**
 	 * Partitions are read from a follower that has fallen out of the ISR: their consumers
 	 * see new records late, or not at all, until the replica lease ends.
 	 */

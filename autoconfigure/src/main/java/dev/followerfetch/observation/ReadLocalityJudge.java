@@ -23,7 +23,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Predicate;
 
 import dev.followerfetch.Policy;
 import org.apache.kafka.common.TopicPartition;
@@ -50,13 +49,12 @@ final class ReadLocalityJudge {
 	 * @param subject the consumer and what its clients report
 	 * @param view the cluster's racks and placement
 	 * @param rack this application's rack, or {@code null}
-	 * @param beyondGrace whether a partition read across zones despite an in-zone in-sync
-	 * replica has been so for longer than the grace period
+	 * @param grace whether a partition has been in a condition for longer than the grace
+	 * period
 	 * @param bytes the consumer's byte totals
 	 * @return the judgement
 	 */
-	Judged judge(Subject subject, ClusterView view, String rack, Predicate<TopicPartition> beyondGrace,
-			ZoneBytes.Totals bytes) {
+	Judged judge(Subject subject, ClusterView view, String rack, Grace grace, ZoneBytes.Totals bytes) {
 		ObservedConsumer consumer = subject.consumer();
 		Policy policy = consumer.policy();
 		Map<TopicPartition, Integer> readReplicas = new HashMap<>();
@@ -72,13 +70,20 @@ final class ReadLocalityJudge {
 		List<String> fallback = new ArrayList<>();
 		List<String> lagging = new ArrayList<>();
 		List<String> uncovered = new ArrayList<>();
+		List<String> unreachable = new ArrayList<>();
 		for (TopicPartition tp : subject.assigned()) {
 			ClusterView.Placement placement = view.partitions().get(tp);
 			Integer replica = readReplicas.get(tp);
-			boolean inZoneIsr = placement != null && rack != null
-					&& placement.isr().stream().anyMatch((broker) -> rack.equals(view.rackOf(broker)));
-			if (policy == Policy.LOCALITY && placement != null && !inZoneIsr) {
+			List<Integer> inZoneIsr = (placement != null && rack != null) ? placement.isr()
+				.stream()
+				.filter((broker) -> rack.equals(view.rackOf(broker)))
+				.toList() : List.of();
+			if (policy == Policy.LOCALITY && placement != null && inZoneIsr.isEmpty()) {
 				gaps.add(tp.toString());
+			}
+			if (policy == Policy.LOCALITY && !inZoneIsr.isEmpty() && view.unanswered().containsAll(inZoneIsr)
+					&& grace.exceeded(Condition.UNREACHABLE, tp)) {
+				unreachable.add(tp.toString());
 			}
 			if (replica == null || placement == null || !answered.contains(tp)) {
 				continue;
@@ -95,7 +100,8 @@ final class ReadLocalityJudge {
 			else {
 				cross++;
 			}
-			if (policy == Policy.LOCALITY && inZoneIsr && !inZone && beyondGrace.test(tp)) {
+			if (policy == Policy.LOCALITY && !inZoneIsr.isEmpty() && !inZone
+					&& grace.exceeded(Condition.CROSS_ZONE, tp)) {
 				(subject.declared() ? fallback : uncovered).add(tp.toString());
 			}
 		}
@@ -105,7 +111,7 @@ final class ReadLocalityJudge {
 		}
 		ConsumerReads summary = new ConsumerReads(consumer.kind(), consumer.name(), policy,
 				subject.assigned().size(), local, cross, listed(gaps), gaps.size(), listed(fallback), listed(lagging),
-				listed(uncovered), bytes.local(), bytes.remote(), details);
+				listed(uncovered), listed(unreachable), bytes.local(), bytes.remote(), details);
 		return new Judged(summary, fetched);
 	}
 
@@ -155,8 +161,9 @@ final class ReadLocalityJudge {
 
 	/**
 	 * The application's state, worst first: no rack, a broker without a rack-aware
-	 * selector, a rack no broker has, nothing fetched yet, a follower out of sync read
-	 * from ({@code LAGGING}), a consumer the starter configured read across zones
+	 * selector, a rack no broker has, nothing fetched yet, in-zone replicas this
+	 * application cannot reach ({@code UNREACHABLE}), a follower out of sync read from
+	 * ({@code LAGGING}), a consumer the starter configured read across zones
 	 * ({@code FALLBACK}), a consumer it did not configure read across zones
 	 * ({@code UNCOVERED}), partitions without an in-zone replica ({@code PARTIAL}). The
 	 * first three concern only the clusters that LOCALITY consumers read (all of them
@@ -198,6 +205,9 @@ final class ReadLocalityJudge {
 			return FollowerFetchState.STARTING;
 		}
 		List<ConsumerReads> summaries = reads.stream().map(Judged::summary).toList();
+		if (summaries.stream().anyMatch((summary) -> !summary.unreachablePartitions().isEmpty())) {
+			return FollowerFetchState.UNREACHABLE;
+		}
 		if (summaries.stream().anyMatch((summary) -> !summary.laggingPartitions().isEmpty())) {
 			return FollowerFetchState.LAGGING;
 		}
@@ -223,6 +233,40 @@ final class ReadLocalityJudge {
 	 */
 	static boolean readsWithLocality(Collection<Policy> policies, Policy defaultPolicy) {
 		return policies.isEmpty() ? defaultPolicy == Policy.LOCALITY : policies.contains(Policy.LOCALITY);
+	}
+
+	/**
+	 * What a partition can be in for a while before it counts.
+	 */
+	enum Condition {
+
+		/**
+		 * Read across zones although it has an in-zone in-sync replica.
+		 */
+		CROSS_ZONE,
+
+		/**
+		 * Every in-zone in-sync replica unreachable from this application.
+		 */
+		UNREACHABLE
+
+	}
+
+	/**
+	 * Tells whether a partition has been in a condition for longer than the grace period.
+	 */
+	@FunctionalInterface
+	interface Grace {
+
+		/**
+		 * Whether a partition has been in the given condition, at every refresh, for
+		 * longer than the grace period. Asked at each refresh for every partition in it.
+		 * @param condition the condition
+		 * @param tp the partition
+		 * @return whether the grace period is over
+		 */
+		boolean exceeded(Condition condition, TopicPartition tp);
+
 	}
 
 	/**

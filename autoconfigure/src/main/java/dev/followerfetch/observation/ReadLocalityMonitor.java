@@ -89,7 +89,7 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 
 	private final StateLog stateLog = new StateLog();
 
-	private final Map<String, Long> crossZoneSince = new HashMap<>();
+	private final Map<String, Long> conditionSince = new HashMap<>();
 
 	private final List<Consumer<FollowerFetchSnapshot>> refreshListeners = new CopyOnWriteArrayList<>();
 
@@ -222,7 +222,7 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 		}
 		Map<ConsumerKind, Map<String, ConsumerReads>> consumers = new EnumMap<>(ConsumerKind.class);
 		List<Cluster> judged = new ArrayList<>();
-		Set<String> crossZoneSeen = new HashSet<>();
+		Set<String> conditionsSeen = new HashSet<>();
 		long now = System.nanoTime();
 		for (Map.Entry<ClusterInspector, List<Subject>> cluster : byCluster.entrySet()) {
 			ClusterView view = views.getOrDefault(cluster.getKey(), ClusterView.UNKNOWN);
@@ -231,14 +231,14 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 				String key = key(subject.consumer().kind(), subject.consumer().name());
 				ZoneBytes.Totals bytes = this.receivedBytes.count(key, subject.clients(), view, rack);
 				Judged reads = this.judge.judge(subject, view, rack,
-						(tp) -> beyondGrace(key + "|" + tp, now, crossZoneSeen), bytes);
+						(condition, tp) -> beyondGrace(condition + "|" + key + "|" + tp, now, conditionsSeen), bytes);
 				clusterReads.add(reads);
 				consumers.computeIfAbsent(reads.summary().kind(), (kind) -> new LinkedHashMap<>())
 					.put(reads.summary().name(), reads.summary());
 			}
 			judged.add(new Cluster(view, clusterReads));
 		}
-		this.crossZoneSince.keySet().retainAll(crossZoneSeen);
+		this.conditionSince.keySet().retainAll(conditionsSeen);
 		Set<String> racks = views.values()
 			.stream()
 			.flatMap((view) -> view.racks().stream())
@@ -254,7 +254,7 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 
 	private boolean beyondGrace(String key, long now, Set<String> seen) {
 		seen.add(key);
-		long since = this.crossZoneSince.computeIfAbsent(key, (k) -> now);
+		long since = this.conditionSince.computeIfAbsent(key, (k) -> now);
 		return now - since >= this.settings.fallbackGrace().toNanos();
 	}
 
@@ -338,6 +338,11 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 		}
 		if (view.selectorProblem() != null) {
 			problems.add("replica.selector.class" + of + " unknown: " + view.selectorProblem());
+		}
+		for (Integer broker : view.unanswered()) {
+			problems.add("broker " + broker + " (rack " + view.rackOf(broker) + ")" + of
+					+ " not reachable from this application: asked directly, it did not answer within "
+					+ this.settings.timeout().toMillis() + " ms");
 		}
 		view.topicProblems()
 			.forEach((topic, problem) -> problems.add("topic " + topic + " not found by the " + brokers

@@ -149,6 +149,10 @@ final class StateLog {
 					+ snapshot.brokerRacks() + "), so no follower can be chosen";
 			case SELECTOR_DISABLED -> "brokers LOCALITY consumers read from run a replica selector that is not "
 					+ "rack-aware (" + snapshot.selector() + "), so partitions they lead are read from the leader";
+			case UNREACHABLE -> "partitions have in-sync replicas in " + snapshot.rack()
+					+ " that this application has not reached for longer than follower-fetch.observation.fallback-grace, "
+					+ "so their leaders keep sending its consumers to brokers they cannot reach and no new records "
+					+ "arrive: " + partitions(snapshot, ConsumerReads::unreachablePartitions);
 			case LAGGING -> "partitions are read from a follower that has fallen out of their ISR, so their "
 					+ "consumers see new records late until the replica lease ends: "
 					+ partitions(snapshot, ConsumerReads::laggingPartitions);
@@ -175,6 +179,10 @@ final class StateLog {
 					+ "keep follower-fetch.detection.aws.zone-format=auto, or fix broker.rack";
 			case SELECTOR_DISABLED -> "set replica.selector.class="
 					+ "org.apache.kafka.common.replica.RackAwareReplicaSelector on every broker (rolling restart)";
+			case UNREACHABLE -> "check the network path from this zone to the broker named in the health problems "
+					+ "(security groups, routes, DNS of its advertised listener); until it is fixed, keep the "
+					+ "consumers on the leaders with follower-fetch.policy.default=freshness, or take the broker "
+					+ "out of service";
 			case LAGGING -> "look at the broker that serves this zone's reads (under-replicated partitions, "
 					+ "ReplicaFetcherThread errors, disk and network); a lower follower-fetch.policy.replica-lease "
 					+ "shortens the stall";

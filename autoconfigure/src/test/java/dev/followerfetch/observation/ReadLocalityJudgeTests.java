@@ -205,6 +205,41 @@ class ReadLocalityJudgeTests {
 	}
 
 	@Test
+	void partitionsWhoseInZoneInSyncReplicaThisApplicationCannotReachAreUnreachableOnceTheGraceIsOver() {
+		ClusterView azBSilent = view(RACK_AWARE, Set.of(0, 1, 2), Set.of(1));
+		Map<TopicPartition, Integer> inZone = Map.of(T0, 1, T1, -1, T2, 1);
+		Judged locality = judge(subject(ConsumerKind.LISTENER, Policy.LOCALITY, true, inZone), azBSilent, true);
+		assertThat(locality.summary().unreachablePartitions()).containsExactly("t-0", "t-1", "t-2");
+		assertThat(state(locality)).isEqualTo(FollowerFetchState.UNREACHABLE);
+		Judged withinGrace = judge(subject(ConsumerKind.LISTENER, Policy.LOCALITY, true, inZone), azBSilent, false);
+		assertThat(withinGrace.summary().unreachablePartitions()).isEmpty();
+		assertThat(state(withinGrace)).isEqualTo(FollowerFetchState.ACTIVE);
+	}
+
+	@Test
+	void anUnreachableBrokerOfAnotherZoneOrOutOfTheIsrOrReadByFreshnessConsumersIsNoUnreachablePartition() {
+		Judged otherZone = judge(subject(ConsumerKind.LISTENER, Policy.LOCALITY, true, Map.of(T0, 1, T1, -1, T2, 1)),
+				view(RACK_AWARE, Set.of(0, 1, 2), Set.of(0, 2)), true);
+		assertThat(otherZone.summary().unreachablePartitions()).isEmpty();
+		Judged outOfIsr = judge(subject(ConsumerKind.LISTENER, Policy.LOCALITY, true, Map.of(T0, -1)),
+				view(RACK_AWARE, Set.of(0, 2), Set.of(1)), true);
+		assertThat(outOfIsr.summary().unreachablePartitions()).isEmpty();
+		Judged freshness = judge(subject(ConsumerKind.LISTENER, Policy.FRESHNESS, true, leaders()),
+				view(RACK_AWARE, Set.of(0, 1, 2), Set.of(1)), true);
+		assertThat(freshness.summary().unreachablePartitions()).isEmpty();
+	}
+
+	@Test
+	void unreachableComesBeforeLagging() {
+		ClusterView t0OutOfSyncInZone = view(RACK_AWARE, Set.of(0, 2));
+		Judged lagging = judge(subject(ConsumerKind.LISTENER, Policy.LOCALITY, true, Map.of(T0, 1, T1, -1, T2, 1)),
+				t0OutOfSyncInZone, true);
+		Judged unreachable = judge(subject(ConsumerKind.LISTENER, Policy.LOCALITY, true, Map.of(T1, -1)),
+				view(RACK_AWARE, Set.of(0, 1, 2), Set.of(1)), true);
+		assertThat(state(lagging, unreachable)).isEqualTo(FollowerFetchState.UNREACHABLE);
+	}
+
+	@Test
 	void laggingComesBeforeFallbackWhichComesBeforeUncoveredWhichComesBeforePartial() {
 		Judged uncovered = judge(subject(ConsumerKind.OTHER, Policy.LOCALITY, false, leaders()), VIEW, true);
 		Judged fallback = judge(subject(ConsumerKind.LISTENER, Policy.LOCALITY, true, leaders()), VIEW, true);
@@ -257,7 +292,7 @@ class ReadLocalityJudgeTests {
 	}
 
 	private Judged judge(Subject subject, ClusterView view, boolean beyondGrace) {
-		return this.judge.judge(subject, view, "az-b", (tp) -> beyondGrace, new ZoneBytes().count("x",
+		return this.judge.judge(subject, view, "az-b", (condition, tp) -> beyondGrace, new ZoneBytes().count("x",
 				List.of(), view, "az-b"));
 	}
 
@@ -282,11 +317,15 @@ class ReadLocalityJudgeTests {
 	}
 
 	private static ClusterView view(Selector selector, Set<Integer> isrOfT0) {
+		return view(selector, isrOfT0, Set.of());
+	}
+
+	private static ClusterView view(Selector selector, Set<Integer> isrOfT0, Set<Integer> unanswered) {
 		return new ClusterView(Map.of(0, "az-a", 1, "az-b", 2, "az-c"), Map.of(0, selector, 1, selector, 2, selector),
 				null, Map.of(T0, new Placement(0, List.of(0, 1, 2), isrOfT0), T1,
 						new Placement(1, List.of(1, 2, 0), Set.of(0, 1, 2)), T2,
 						new Placement(2, List.of(2, 0, 1), Set.of(0, 1, 2))),
-				Map.of());
+				Map.of(), unanswered);
 	}
 
 }
