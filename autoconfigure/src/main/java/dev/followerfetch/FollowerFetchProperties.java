@@ -558,8 +558,8 @@ public class FollowerFetchProperties {
 
 		/**
 		 * Health status reported for a degraded state (NO_RACK, RACK_MISMATCH,
-		 * SELECTOR_DISABLED, UNREACHABLE, LAGGING, FALLBACK, UNCOVERED). UNKNOWN leaves the application's overall
-		 * status, liveness and readiness alone.
+		 * SELECTOR_DISABLED, UNREACHABLE, LAGGING, FALLBACK, UNCOVERED). UNKNOWN leaves
+		 * the application's overall status, liveness and readiness alone.
 		 */
 		private String degradedStatus = "UNKNOWN";
 

@@ -25,7 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -121,8 +120,8 @@ final class ClusterInspector implements AutoCloseable {
 			}
 		}
 		addStoppedReplicas(racks, partitions.values());
-		return new ClusterView(racks, selectors.rackAware(), selectors.problem(), partitions, topicProblems,
-				selectors.unanswered());
+		return new ClusterView(racks, selectors.selectors(), selectors.problem(), partitions, topicProblems,
+				selectors.unreachable());
 	}
 
 	/**
@@ -141,9 +140,9 @@ final class ClusterInspector implements AutoCloseable {
 
 	/**
 	 * Ask every broker for its {@code replica.selector.class}. Each request goes to that
-	 * broker itself, so a broker that does not answer in time (or drops the connection)
-	 * is one this application cannot reach; a refusal (no {@code DESCRIBE_CONFIGS}) is
-	 * only a problem.
+	 * broker itself, so a broker that does not answer in time or fails with a retriable
+	 * error (the connection failed) is one this application cannot reach; a refusal (no
+	 * {@code DESCRIBE_CONFIGS}) is only a problem.
 	 */
 	private static Selectors selectors(Admin client, Set<Integer> brokerIds, int millis) throws InterruptedException {
 		List<ConfigResource> resources = new ArrayList<>();
@@ -153,7 +152,7 @@ final class ClusterInspector implements AutoCloseable {
 			.values();
 		long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
 		Map<Integer, ClusterView.Selector> selectors = new HashMap<>();
-		Set<Integer> unanswered = new TreeSet<>();
+		Map<Integer, String> unreachable = new TreeMap<>();
 		Map<Integer, String> problems = new TreeMap<>();
 		for (Map.Entry<ConfigResource, KafkaFuture<Config>> entry : configs.entrySet()) {
 			Integer broker = Integer.valueOf(entry.getKey().name());
@@ -166,17 +165,14 @@ final class ClusterInspector implements AutoCloseable {
 				selectors.put(broker, new ClusterView.Selector(className, isRackAware(className)));
 			}
 			catch (ExecutionException ex) {
-				if (ex.getCause() instanceof RetriableException) {
-					unanswered.add(broker);
-				}
-				problems.put(broker, describe(ex.getCause()));
+				((ex.getCause() instanceof RetriableException) ? unreachable : problems).put(broker,
+						describe(ex.getCause()));
 			}
 			catch (java.util.concurrent.TimeoutException ex) {
-				unanswered.add(broker);
-				problems.put(broker, "no answer within " + millis + " ms");
+				unreachable.put(broker, "no answer within " + millis + " ms");
 			}
 		}
-		return new Selectors(selectors, unanswered, problem(problems, brokerIds.size()));
+		return new Selectors(selectors, unreachable, problem(problems, brokerIds.size()));
 	}
 
 	private static String problem(Map<Integer, String> problems, int brokers) {
@@ -246,11 +242,12 @@ final class ClusterInspector implements AutoCloseable {
 	/**
 	 * What the brokers said of their replica selectors.
 	 *
-	 * @param rackAware the selector of each broker that answered
-	 * @param unanswered the brokers that did not answer in time
-	 * @param problem why some selectors are unknown, or {@code null}
+	 * @param selectors the selector of each broker that answered
+	 * @param unreachable the brokers that did not answer in time or whose connection
+	 * failed, with why
+	 * @param problem why other brokers' selectors are unknown, or {@code null}
 	 */
-	private record Selectors(Map<Integer, ClusterView.Selector> rackAware, Set<Integer> unanswered,
+	private record Selectors(Map<Integer, ClusterView.Selector> selectors, Map<Integer, String> unreachable,
 			String problem) {
 
 	}

@@ -29,16 +29,19 @@ import org.apache.kafka.common.TopicPartition;
  * @param brokerRacks rack by broker id; a broker without a rack maps to {@code null}; a
  * broker that is down but still holds replicas of the partitions asked about maps to the
  * rack it last had
- * @param selectors rack-awareness of each broker's replica selector
- * @param selectorProblem why the selectors could not be read, or {@code null}
+ * @param selectors rack-awareness of the replica selector of each broker that said
+ * @param selectorProblem why some or all selectors could not be read (other than the
+ * brokers being unreachable), or {@code null}
  * @param partitions placement of the partitions asked about
  * @param topicProblems why a topic asked about has no placement, by topic name
- * @param unanswered brokers this application could not reach in this refresh: asked for
- * their configuration directly, they did not answer in time
+ * @param unreachable brokers this application could not reach in this refresh, with why:
+ * asked for their configuration directly, they did not answer in time or the connection
+ * failed
  * @author follower-fetch authors
  */
 record ClusterView(Map<Integer, String> brokerRacks, Map<Integer, Selector> selectors, String selectorProblem,
-		Map<TopicPartition, Placement> partitions, Map<String, String> topicProblems, Set<Integer> unanswered) {
+		Map<TopicPartition, Placement> partitions, Map<String, String> topicProblems,
+		Map<Integer, String> unreachable) {
 
 	/**
 	 * Nothing known yet.
@@ -46,12 +49,22 @@ record ClusterView(Map<Integer, String> brokerRacks, Map<Integer, Selector> sele
 	static final ClusterView UNKNOWN = new ClusterView(Map.of(), Map.of(), null, Map.of(), Map.of());
 
 	ClusterView {
-		unanswered = Set.copyOf(unanswered);
+		unreachable = Map.copyOf(unreachable);
 	}
 
 	ClusterView(Map<Integer, String> brokerRacks, Map<Integer, Selector> selectors, String selectorProblem,
 			Map<TopicPartition, Placement> partitions, Map<String, String> topicProblems) {
-		this(brokerRacks, selectors, selectorProblem, partitions, topicProblems, Set.of());
+		this(brokerRacks, selectors, selectorProblem, partitions, topicProblems, Map.of());
+	}
+
+	/**
+	 * This view, reused when the brokers could not be read, without the brokers found
+	 * unreachable then: that is no longer known.
+	 * @return the view without reachability
+	 */
+	ClusterView withoutReachability() {
+		return new ClusterView(this.brokerRacks, this.selectors, this.selectorProblem, this.partitions,
+				this.topicProblems);
 	}
 
 	Set<String> racks() {

@@ -42,9 +42,10 @@ import dev.followerfetch.policy.ConsumerKind;
  * @param uncoveredPartitions partitions (of a consumer the starter did not configure and
  * that declared no freshness policy) that have an in-zone in-sync replica but were read
  * across zones for longer than the grace period
- * @param unreachablePartitions partitions (of a locality consumer) whose in-zone in-sync
- * replicas this application has not reached for longer than the grace period: their
- * leader keeps sending the consumer to one of them, so it waits
+ * @param unreachablePartitions partitions (of a locality consumer the starter configured)
+ * whose in-zone replica the consumer is sent to (the in-sync follower the leader names, or
+ * the leader) has not been reached by this application for longer than the grace period:
+ * the consumer waits for it
  * @param localBytes bytes received from brokers in this zone since start-up
  * @param remoteBytes bytes received from brokers in other zones since start-up
  * @param details further facts about these consumers shown in the health details, for

@@ -53,10 +53,10 @@ public enum FollowerFetchState {
 	SELECTOR_DISABLED(true),
 
 	/**
-	 * Partitions have in-zone in-sync replicas that this application has not reached for
-	 * longer than the grace period: their leader keeps sending its consumers to them, so
-	 * those consumers see no new records until the broker is reachable again or leaves
-	 * the ISR.
+	 * Consumers the starter configured are sent to an in-zone replica (the in-sync
+	 * follower the leader names, or the leader itself) that this application has not
+	 * reached for longer than the grace period: they see no new records from those
+	 * partitions until the broker is reachable again or leaves the ISR.
 	 */
 	UNREACHABLE(true),
 

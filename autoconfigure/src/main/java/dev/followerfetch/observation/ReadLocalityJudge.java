@@ -81,7 +81,8 @@ final class ReadLocalityJudge {
 			if (policy == Policy.LOCALITY && placement != null && inZoneIsr.isEmpty()) {
 				gaps.add(tp.toString());
 			}
-			if (policy == Policy.LOCALITY && !inZoneIsr.isEmpty() && view.unanswered().containsAll(inZoneIsr)
+			if (policy == Policy.LOCALITY && subject.declared()
+					&& sentToUnreachable(placement, inZoneIsr, replica, view)
 					&& grace.exceeded(Condition.UNREACHABLE, tp)) {
 				unreachable.add(tp.toString());
 			}
@@ -115,6 +116,25 @@ final class ReadLocalityJudge {
 		return new Judged(summary, fetched);
 	}
 
+	/**
+	 * Whether a consumer with this zone's rack is sent to a broker this application
+	 * cannot reach: the leader when it is in this zone, else the in-zone in-sync replica
+	 * the leader's rack-aware selector names (the most caught-up one, so any of them: all
+	 * unreachable, or the one the consumer was last sent to).
+	 */
+	private static boolean sentToUnreachable(ClusterView.Placement placement, List<Integer> inZoneIsr,
+			Integer replica, ClusterView view) {
+		Set<Integer> unreachable = view.unreachable().keySet();
+		if (inZoneIsr.isEmpty() || unreachable.isEmpty()) {
+			return false;
+		}
+		if (inZoneIsr.contains(placement.leader())) {
+			return unreachable.contains(placement.leader());
+		}
+		return unreachable.containsAll(inZoneIsr)
+				|| (replica != null && inZoneIsr.contains(replica) && unreachable.contains(replica));
+	}
+
 	private List<String> listed(List<String> partitions) {
 		return partitions.stream().sorted().limit(this.maxListedPartitions).toList();
 	}
@@ -127,7 +147,7 @@ final class ReadLocalityJudge {
 	 */
 	static String inferClientRack(Map<TopicPartition, Integer> readReplicas, Set<TopicPartition> answered,
 			ClusterView view) {
-		if (view.selectors().isEmpty()
+		if (view.selectors().isEmpty() || view.selectorProblem() != null || !view.unreachable().isEmpty()
 				|| view.selectors().values().stream().anyMatch((selector) -> !selector.rackAware())) {
 			return "unknown";
 		}
@@ -246,7 +266,7 @@ final class ReadLocalityJudge {
 		CROSS_ZONE,
 
 		/**
-		 * Every in-zone in-sync replica unreachable from this application.
+		 * The in-zone replica a consumer is sent to unreachable from this application.
 		 */
 		UNREACHABLE
 

@@ -331,7 +331,8 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 		catch (Exception ex) {
 			Throwable cause = (ex instanceof ExecutionException && ex.getCause() != null) ? ex.getCause() : ex;
 			problems.add(brokers + " not reachable: " + ClusterInspector.describe(cause));
-			view = this.lastViews.get(inspector);
+			ClusterView last = this.lastViews.get(inspector);
+			view = (last != null) ? last.withoutReachability() : null;
 		}
 		if (view == null) {
 			return null;
@@ -339,10 +340,10 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 		if (view.selectorProblem() != null) {
 			problems.add("replica.selector.class" + of + " unknown: " + view.selectorProblem());
 		}
-		for (Integer broker : view.unanswered()) {
-			problems.add("broker " + broker + " (rack " + view.rackOf(broker) + ")" + of
-					+ " not reachable from this application: asked directly, it did not answer within "
-					+ this.settings.timeout().toMillis() + " ms");
+		for (Map.Entry<Integer, String> broker : view.unreachable().entrySet()) {
+			problems.add("broker " + broker.getKey() + " (rack " + view.rackOf(broker.getKey()) + ")" + of
+					+ " not reachable from this application, asked for its configuration directly: "
+					+ broker.getValue());
 		}
 		view.topicProblems()
 			.forEach((topic, problem) -> problems.add("topic " + topic + " not found by the " + brokers
@@ -366,6 +367,8 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 		if (view.selectors().isEmpty()) {
 			return "unknown";
 		}
+		String unknown = view.unreachable().isEmpty() ? ""
+				: "; unknown on brokers " + new TreeSet<>(view.unreachable().keySet());
 		Map<String, List<Integer>> byClass = new LinkedHashMap<>();
 		view.selectors()
 			.forEach((broker, selector) -> byClass
@@ -375,7 +378,7 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 		return byClass.entrySet()
 			.stream()
 			.map((entry) -> entry.getKey() + " on brokers " + entry.getValue().stream().sorted().toList())
-			.collect(Collectors.joining("; "));
+			.collect(Collectors.joining("; ")) + unknown;
 	}
 
 	@Override
@@ -452,8 +455,8 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 	 * How the monitor refreshes.
 	 *
 	 * @param refreshInterval time between refreshes
-	 * @param fallbackGrace how long a partition may be read across zones before it counts
-	 * as a fallback
+	 * @param fallbackGrace how long a partition may be read across zones, or have its
+	 * in-zone replicas unreachable, before it counts
 	 * @param timeout bound of every call to the brokers
 	 * @param maxListedPartitions how many partitions a list in the details shows at most
 	 * @param defaultPolicy the policy of consumers that say nothing, which decides whether

@@ -149,10 +149,10 @@ final class StateLog {
 					+ snapshot.brokerRacks() + "), so no follower can be chosen";
 			case SELECTOR_DISABLED -> "brokers LOCALITY consumers read from run a replica selector that is not "
 					+ "rack-aware (" + snapshot.selector() + "), so partitions they lead are read from the leader";
-			case UNREACHABLE -> "partitions have in-sync replicas in " + snapshot.rack()
-					+ " that this application has not reached for longer than follower-fetch.observation.fallback-grace, "
-					+ "so their leaders keep sending its consumers to brokers they cannot reach and no new records "
-					+ "arrive: " + partitions(snapshot, ConsumerReads::unreachablePartitions);
+			case UNREACHABLE -> "consumers are sent to replicas in " + snapshot.rack()
+					+ " (the in-sync follower the leader names, or the leader) that this application has not reached "
+					+ "for longer than follower-fetch.observation.fallback-grace, so no new records arrive from: "
+					+ partitions(snapshot, ConsumerReads::unreachablePartitions);
 			case LAGGING -> "partitions are read from a follower that has fallen out of their ISR, so their "
 					+ "consumers see new records late until the replica lease ends: "
 					+ partitions(snapshot, ConsumerReads::laggingPartitions);

@@ -28,9 +28,9 @@ import dev.followerfetch.observation.ClientMetrics.NodeTotal;
 /**
  * Bytes each observed consumer received from (or producer sent to) brokers in this zone
  * and in others since start-up, accumulated from its clients' per-broker counters as
- * deltas, so the totals stay monotonic when clients are recreated or rebalanced. A counter that is not the
- * one seen last time (another {@code Metric}, another client start time) or that went
- * down started again from zero.
+ * deltas, so the totals stay monotonic when clients are recreated or rebalanced. A
+ * counter that is not the one seen last time (another {@code Metric}, another client
+ * start time) or that went down started again from zero.
  *
  * @author follower-fetch authors
  */

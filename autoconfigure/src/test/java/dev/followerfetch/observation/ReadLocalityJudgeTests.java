@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 import javax.management.MBeanServerFactory;
 
@@ -28,6 +29,8 @@ import dev.followerfetch.observation.ClusterView.Placement;
 import dev.followerfetch.observation.ClusterView.Selector;
 import dev.followerfetch.observation.ConsumerMetricsReader.JmxConsumers;
 import dev.followerfetch.observation.ReadLocalityJudge.Cluster;
+import dev.followerfetch.observation.ReadLocalityJudge.Condition;
+import dev.followerfetch.observation.ReadLocalityJudge.Grace;
 import dev.followerfetch.observation.ReadLocalityJudge.Judged;
 import dev.followerfetch.observation.ReadLocalityJudge.Subject;
 import dev.followerfetch.policy.ConsumerKind;
@@ -205,19 +208,41 @@ class ReadLocalityJudgeTests {
 	}
 
 	@Test
-	void partitionsWhoseInZoneInSyncReplicaThisApplicationCannotReachAreUnreachableOnceTheGraceIsOver() {
+	void partitionsWhoseInZoneReplicaThisApplicationCannotReachAreUnreachableOnceTheirOwnGraceIsOver() {
 		ClusterView azBSilent = view(RACK_AWARE, Set.of(0, 1, 2), Set.of(1));
 		Map<TopicPartition, Integer> inZone = Map.of(T0, 1, T1, -1, T2, 1);
-		Judged locality = judge(subject(ConsumerKind.LISTENER, Policy.LOCALITY, true, inZone), azBSilent, true);
-		assertThat(locality.summary().unreachablePartitions()).containsExactly("t-0", "t-1", "t-2");
-		assertThat(state(locality)).isEqualTo(FollowerFetchState.UNREACHABLE);
-		Judged withinGrace = judge(subject(ConsumerKind.LISTENER, Policy.LOCALITY, true, inZone), azBSilent, false);
-		assertThat(withinGrace.summary().unreachablePartitions()).isEmpty();
-		assertThat(state(withinGrace)).isEqualTo(FollowerFetchState.ACTIVE);
+		Subject analytics = subject(ConsumerKind.LISTENER, Policy.LOCALITY, true, inZone);
+		Judged beyond = judge(analytics, azBSilent, (condition, tp) -> condition == Condition.UNREACHABLE);
+		assertThat(beyond.summary().unreachablePartitions()).containsExactly("t-0", "t-1", "t-2");
+		assertThat(state(beyond)).isEqualTo(FollowerFetchState.UNREACHABLE);
+		Judged otherGraceOver = judge(analytics, azBSilent, (condition, tp) -> condition != Condition.UNREACHABLE);
+		assertThat(otherGraceOver.summary().unreachablePartitions()).isEmpty();
+		assertThat(state(otherGraceOver)).isEqualTo(FollowerFetchState.ACTIVE);
 	}
 
 	@Test
-	void anUnreachableBrokerOfAnotherZoneOrOutOfTheIsrOrReadByFreshnessConsumersIsNoUnreachablePartition() {
+	void aConsumerSentBackAndForthBetweenAnUnreachableFollowerAndItsLeaderIsUnreachable() {
+		Judged clearedAfterAFailedFetch = judge(
+				subject(ConsumerKind.LISTENER, Policy.LOCALITY, true, Map.of(T0, -1, T2, -1)),
+				view(RACK_AWARE, Set.of(0, 1, 2), Set.of(1)), true);
+		assertThat(clearedAfterAFailedFetch.summary().unreachablePartitions()).containsExactly("t-0", "t-2");
+	}
+
+	@Test
+	void withTwoBrokersInTheZoneOnlyTheOneTheConsumerIsSentToOrBothMakeAPartitionUnreachable() {
+		ClusterView twoInAzB = new ClusterView(Map.of(0, "az-a", 1, "az-b", 3, "az-b"),
+				Map.of(0, RACK_AWARE, 1, RACK_AWARE, 3, RACK_AWARE), null,
+				Map.of(T0, new Placement(0, List.of(0, 1, 3), Set.of(0, 1, 3))), Map.of(), Map.of(1, "no answer"));
+		assertThat(judge(subject(ConsumerKind.LISTENER, Policy.LOCALITY, true, Map.of(T0, 3)), twoInAzB, true)
+			.summary()
+			.unreachablePartitions()).isEmpty();
+		assertThat(judge(subject(ConsumerKind.LISTENER, Policy.LOCALITY, true, Map.of(T0, 1)), twoInAzB, true)
+			.summary()
+			.unreachablePartitions()).containsExactly("t-0");
+	}
+
+	@Test
+	void anUnreachableBrokerOfAnotherZoneOrOutOfTheIsrOrReadByFreshnessOrUnconfiguredConsumersIsNoUnreachablePartition() {
 		Judged otherZone = judge(subject(ConsumerKind.LISTENER, Policy.LOCALITY, true, Map.of(T0, 1, T1, -1, T2, 1)),
 				view(RACK_AWARE, Set.of(0, 1, 2), Set.of(0, 2)), true);
 		assertThat(otherZone.summary().unreachablePartitions()).isEmpty();
@@ -227,16 +252,22 @@ class ReadLocalityJudgeTests {
 		Judged freshness = judge(subject(ConsumerKind.LISTENER, Policy.FRESHNESS, true, leaders()),
 				view(RACK_AWARE, Set.of(0, 1, 2), Set.of(1)), true);
 		assertThat(freshness.summary().unreachablePartitions()).isEmpty();
+		Judged unconfigured = judge(subject(ConsumerKind.OTHER, Policy.LOCALITY, false, leaders()),
+				view(RACK_AWARE, Set.of(0, 1, 2), Set.of(1)), true);
+		assertThat(unconfigured.summary().unreachablePartitions()).isEmpty();
 	}
 
 	@Test
-	void unreachableComesBeforeLagging() {
+	void unreachableComesBeforeLaggingAndNoRackIsInferredWhileABrokerIsUnreachable() {
 		ClusterView t0OutOfSyncInZone = view(RACK_AWARE, Set.of(0, 2));
 		Judged lagging = judge(subject(ConsumerKind.LISTENER, Policy.LOCALITY, true, Map.of(T0, 1, T1, -1, T2, 1)),
 				t0OutOfSyncInZone, true);
 		Judged unreachable = judge(subject(ConsumerKind.LISTENER, Policy.LOCALITY, true, Map.of(T1, -1)),
 				view(RACK_AWARE, Set.of(0, 1, 2), Set.of(1)), true);
 		assertThat(state(lagging, unreachable)).isEqualTo(FollowerFetchState.UNREACHABLE);
+		Judged other = judge(subject(ConsumerKind.OTHER, Policy.LOCALITY, false, Map.of(T0, 1, T1, -1, T2, 1)),
+				view(RACK_AWARE, Set.of(0, 1, 2), Set.of(2)), true);
+		assertThat(other.summary().details()).containsEntry(ReadLocalityJudge.CLIENT_RACK, "unknown");
 	}
 
 	@Test
@@ -292,8 +323,11 @@ class ReadLocalityJudgeTests {
 	}
 
 	private Judged judge(Subject subject, ClusterView view, boolean beyondGrace) {
-		return this.judge.judge(subject, view, "az-b", (condition, tp) -> beyondGrace, new ZoneBytes().count("x",
-				List.of(), view, "az-b"));
+		return judge(subject, view, (condition, tp) -> beyondGrace);
+	}
+
+	private Judged judge(Subject subject, ClusterView view, Grace grace) {
+		return this.judge.judge(subject, view, "az-b", grace, new ZoneBytes().count("x", List.of(), view, "az-b"));
 	}
 
 	private static FollowerFetchState state(Judged... judged) {
@@ -320,12 +354,12 @@ class ReadLocalityJudgeTests {
 		return view(selector, isrOfT0, Set.of());
 	}
 
-	private static ClusterView view(Selector selector, Set<Integer> isrOfT0, Set<Integer> unanswered) {
+	private static ClusterView view(Selector selector, Set<Integer> isrOfT0, Set<Integer> unreachable) {
 		return new ClusterView(Map.of(0, "az-a", 1, "az-b", 2, "az-c"), Map.of(0, selector, 1, selector, 2, selector),
 				null, Map.of(T0, new Placement(0, List.of(0, 1, 2), isrOfT0), T1,
 						new Placement(1, List.of(1, 2, 0), Set.of(0, 1, 2)), T2,
 						new Placement(2, List.of(2, 0, 1), Set.of(0, 1, 2))),
-				Map.of(), unanswered);
+				Map.of(), unreachable.stream().collect(Collectors.toMap((broker) -> broker, (broker) -> "no answer")));
 	}
 
 }

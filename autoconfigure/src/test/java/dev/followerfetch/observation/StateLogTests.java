@@ -97,6 +97,20 @@ class StateLogTests {
 	}
 
 	@Test
+	void enteringUnreachableNamesThePartitionsEachConsumerWaitsFor(CapturedOutput output) {
+		ConsumerReads reads = new ConsumerReads(ConsumerKind.LISTENER, "analytics", Policy.LOCALITY, 3, 3, 0,
+				List.of(), 0, List.of(), List.of(), List.of(), List.of("t-0", "t-2"), 0, 0, Map.of());
+		this.log.refreshed(new FollowerFetchSnapshot(FollowerFetchState.UNREACHABLE, "az-b", "property", Set.of("az-b"),
+				"unknown", Map.of(ConsumerKind.LISTENER, Map.of("analytics", reads)), List.of(), Instant.now()));
+		assertThat(lines(output, "follower-fetch state")).singleElement()
+			.asString()
+			.contains("follower-fetch state UNREACHABLE (was STARTING): consumers are sent to replicas in az-b (the "
+					+ "in-sync follower the leader names, or the leader) that this application has not reached")
+			.contains("no new records arrive from: listener analytics [t-0, t-2]. Fix: "
+					+ StateLog.fix(FollowerFetchState.UNREACHABLE));
+	}
+
+	@Test
 	void aFailingRefreshIsLoggedOnceWithoutAStackTraceUntilItFailsDifferentlyOrWorksAgain(CapturedOutput output) {
 		FollowerFetchSnapshot kept = snapshot(FollowerFetchState.ACTIVE);
 		this.log.refreshFailed(new IllegalStateException("no single KafkaAdmin bean"), kept);
