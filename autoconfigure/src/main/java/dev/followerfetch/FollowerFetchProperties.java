@@ -388,6 +388,14 @@ public class FollowerFetchProperties {
 		private Map<String, Policy> bindings = new LinkedHashMap<>();
 
 		/**
+		 * Fetch policy per consumer the application or a library builds itself, by client
+		 * id. Applied by ClientRackDecider.configure(ConsumerKind.OTHER, clientId, config);
+		 * for a consumer the starter cannot configure it is the policy it is judged under
+		 * (freshness: reading from the leaders is intended, not UNCOVERED).
+		 */
+		private Map<String, Policy> consumers = new LinkedHashMap<>();
+
+		/**
 		 * Longest time a consumer keeps reading from the follower a leader chose for it
 		 * before it asks the leader again, applied as the consumer's metadata.max.age.ms
 		 * where the application sets none. Bounds how long a consumer stays on a follower
@@ -431,6 +439,14 @@ public class FollowerFetchProperties {
 
 		public Map<String, Policy> getBindings() {
 			return this.bindings;
+		}
+
+		public Map<String, Policy> getConsumers() {
+			return this.consumers;
+		}
+
+		public void setConsumers(Map<String, Policy> consumers) {
+			this.consumers = consumers;
 		}
 
 		public void setBindings(Map<String, Policy> bindings) {

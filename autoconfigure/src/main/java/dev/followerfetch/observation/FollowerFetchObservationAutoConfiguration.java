@@ -34,6 +34,9 @@ import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
 import dev.followerfetch.observation.ReadLocalityMonitor.MonitorSettings;
 import dev.followerfetch.policy.ClientRackDecider;
+import dev.followerfetch.policy.ConsumerKind;
+import dev.followerfetch.policy.ConsumerPolicy;
+import dev.followerfetch.policy.ConsumerPolicy.Origin;
 import dev.followerfetch.policy.FetchPolicyAutoConfiguration;
 import dev.followerfetch.policy.ListenerPolicies;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -123,7 +126,11 @@ public final class FollowerFetchObservationAutoConfiguration {
 			return new OtherConsumers(new ConsumerMetricsReader(), () -> {
 				ClientRackDecider rackDecider = decider.getIfAvailable();
 				return (rackDecider != null) ? rackDecider.configuredConsumers() : List.of();
-			}, () -> defaultPolicy);
+			}, (clientId) -> {
+				ClientRackDecider rackDecider = decider.getIfAvailable();
+				return (rackDecider != null) ? rackDecider.decide(ConsumerKind.OTHER, clientId, null, null, null)
+						: new ConsumerPolicy(ConsumerKind.OTHER, clientId, defaultPolicy, Origin.DEFAULT);
+			});
 		}
 
 		private static Policy defaultPolicy(FollowerFetchProperties properties) {

@@ -22,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import dev.followerfetch.Policy;
@@ -29,13 +30,15 @@ import dev.followerfetch.observation.ConsumerMetricsReader.JmxConsumers;
 import dev.followerfetch.observation.ReadLocalityJudge.Subject;
 import dev.followerfetch.policy.ConfiguredConsumer;
 import dev.followerfetch.policy.ConsumerKind;
+import dev.followerfetch.policy.ConsumerPolicy;
+import dev.followerfetch.policy.ConsumerPolicy.Origin;
 
 /**
  * The consumers of the process that no {@link ObservedConsumers} source accounts for,
  * found in JMX by client id: consumers the application or a library builds itself. One
  * configured through the {@code ClientRackDecider} is judged under its declared policy;
- * any other under {@code follower-fetch.policy.default}, as a consumer the starter did
- * not configure.
+ * any other under {@code follower-fetch.policy.consumers.<client-id>} or
+ * {@code follower-fetch.policy.default}, as a consumer the starter did not configure.
  *
  * @author follower-fetch authors
  */
@@ -49,13 +52,13 @@ final class OtherConsumers {
 
 	private final Supplier<List<ConfiguredConsumer>> configured;
 
-	private final Supplier<Policy> defaultPolicy;
+	private final Function<String, ConsumerPolicy> undeclared;
 
 	OtherConsumers(ConsumerMetricsReader reader, Supplier<List<ConfiguredConsumer>> configured,
-			Supplier<Policy> defaultPolicy) {
+			Function<String, ConsumerPolicy> undeclared) {
 		this.reader = reader;
 		this.configured = configured;
-		this.defaultPolicy = defaultPolicy;
+		this.undeclared = undeclared;
 	}
 
 	/**
@@ -96,7 +99,11 @@ final class OtherConsumers {
 					details.put("configuredAs", declared.policy().name());
 				}
 			}
-			Policy policy = (declared != null) ? declared.policy().policy() : this.defaultPolicy.get();
+			ConsumerPolicy decision = (declared != null) ? declared.policy() : this.undeclared.apply(clientId);
+			if (declared == null && decision.origin() == Origin.PROPERTY) {
+				details.put("origin", decision.origin().name());
+			}
+			Policy policy = decision.policy();
 			ObservedConsumer consumer = new ObservedConsumer(ConsumerKind.OTHER, clientId, policy,
 					(declared != null) ? declared.config() : Map.of(), client.readReplicas().keySet(), Map::of, details);
 			others.add(new Subject(consumer, declared != null, consumer.assigned(), List.of(client)));

@@ -189,7 +189,8 @@ final class StateLog {
 			case FALLBACK -> "check the consumer's client.rack, the ISR of the listed partitions and recent "
 					+ "reassignments";
 			case UNCOVERED -> "configure the consumer through ClientRackDecider.configure(ConsumerKind.OTHER, "
-					+ "clientId, config), or set client.rack=\"\" in its configuration to keep it on the leaders";
+					+ "clientId, config), or set client.rack=\"\" in its configuration (or "
+					+ "follower-fetch.policy.consumers.<client-id>=freshness) to keep it on the leaders";
 			default -> "nothing";
 		};
 	}

@@ -101,7 +101,8 @@ public final class ClientRackDecider {
 		nonNegative("follower-fetch.policy.replica-lease", lease, "Kafka's default of 5 minutes", "30s");
 		this.defaultPolicy = (properties.getDefault() != null) ? properties.getDefault() : Policy.LOCALITY;
 		this.configured = Map.of(ConsumerKind.LISTENER, Map.copyOf(properties.getListeners()), ConsumerKind.STREAMS,
-				Map.copyOf(properties.getStreams()), ConsumerKind.BINDING, Map.copyOf(properties.getBindings()));
+				Map.copyOf(properties.getStreams()), ConsumerKind.BINDING, Map.copyOf(properties.getBindings()),
+				ConsumerKind.OTHER, Map.copyOf(properties.getConsumers()));
 		this.replicaLease = lease;
 		this.replicaRequestTimeout = nonNegative("follower-fetch.policy.replica-request-timeout",
 				properties.getReplicaRequestTimeout(), "Kafka's default of 30 seconds", "15s");
@@ -202,6 +203,8 @@ public final class ClientRackDecider {
 	 * replacing a value the configuration already has. A consumer of kind
 	 * {@link ConsumerKind#OTHER} is remembered, so the health reports it under its declared
 	 * policy: give it a {@code client.id} (or use its client id as name).
+	 * {@code follower-fetch.policy.consumers} is looked up by its name, then by its
+	 * {@code client.id}.
 	 * @param kind how the application consumes
 	 * @param name the consumer's name (for {@link ConsumerKind#OTHER}, best its client id)
 	 * @param config the consumer configuration, changed in place
@@ -210,6 +213,13 @@ public final class ClientRackDecider {
 	public ConsumerPolicy configure(ConsumerKind kind, String name, Map<String, Object> config) {
 		Object own = config.get(ConsumerConfig.CLIENT_RACK_CONFIG);
 		ConsumerPolicy decision = decide(kind, name, own, null, null);
+		Object clientIdConfig = config.get(ConsumerConfig.CLIENT_ID_CONFIG);
+		if (kind == ConsumerKind.OTHER && decision.origin() == Origin.DEFAULT && clientIdConfig != null) {
+			Policy byClientId = this.configured.get(ConsumerKind.OTHER).get(clientIdConfig.toString());
+			if (byClientId != null) {
+				decision = new ConsumerPolicy(kind, name, byClientId, Origin.PROPERTY);
+			}
+		}
 		Object effective = own;
 		if (own == null) {
 			Optional<String> rack = clientRack(decision.policy());
@@ -222,8 +232,7 @@ public final class ClientRackDecider {
 		replicaRequestTimeout(effective, config)
 			.ifPresent((timeout) -> config.put(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, timeout));
 		if (kind == ConsumerKind.OTHER && name != null) {
-			Object clientId = config.get(ConsumerConfig.CLIENT_ID_CONFIG);
-			remember(new ConfiguredConsumer(decision, (clientId != null) ? clientId.toString() : null,
+			remember(new ConfiguredConsumer(decision, (clientIdConfig != null) ? clientIdConfig.toString() : null,
 					(effective != null) ? effective.toString() : null, config));
 		}
 		return decision;

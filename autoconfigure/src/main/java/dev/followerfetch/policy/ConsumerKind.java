@@ -44,7 +44,7 @@ public enum ConsumerKind {
 	/**
 	 * A consumer the application builds itself, named by its client id.
 	 */
-	OTHER(null, "consumer", "client id");
+	OTHER("follower-fetch.policy.consumers", "consumer", "client id");
 
 	private final String property;
 
@@ -68,7 +68,7 @@ public enum ConsumerKind {
 
 	/**
 	 * The property that sets a policy per consumer of this kind.
-	 * @return the property prefix, or {@code null} when there is none
+	 * @return the property prefix
 	 */
 	public String property() {
 		return this.property;

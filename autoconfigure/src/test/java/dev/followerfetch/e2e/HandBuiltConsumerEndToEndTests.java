@@ -80,7 +80,8 @@ class HandBuiltConsumerEndToEndTests {
 					"spring.kafka.consumer.key-deserializer=" + ByteArrayDeserializer.class.getName(),
 					"spring.kafka.consumer.value-deserializer=" + ByteArrayDeserializer.class.getName(),
 					"follower-fetch.rack=az-b", "follower-fetch.observation.refresh-interval=200ms",
-					"follower-fetch.observation.fallback-grace=0s")
+					"follower-fetch.observation.fallback-grace=0s",
+					"follower-fetch.policy.consumers.hand-built-leaders=freshness")
 			.run();
 	}
 
@@ -124,6 +125,27 @@ class HandBuiltConsumerEndToEndTests {
 					.count()).isGreaterThan(RECORDS * 1024 / 2);
 			});
 			assertThat(registry.get("follower.fetch.state").tags("state", "UNCOVERED").gauge().value()).isEqualTo(1);
+		}
+	}
+
+	@Test
+	void aConsumerBuiltWithoutARackThatAPropertyDeclaresFreshnessReadsTheLeadersWithoutMakingTheStateUncovered() {
+		Map<String, Object> config = context.getBean(KafkaProperties.class).buildConsumerProperties();
+		config.put(ConsumerConfig.CLIENT_ID_CONFIG, "hand-built-leaders");
+		try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config)) {
+			ConsumerReadStats stats = readAll(consumer);
+			assertThat(stats.preferredReadReplicas()).hasSize(3)
+				.allSatisfy((tp, replica) -> assertThat(replica).isEqualTo(ConsumerReadStats.LEADER));
+			assertThat(stats.fractionOfBytesFrom("az-b", kafka.cluster()::rackOf)).isLessThan(0.5);
+			Health health = awaitHealth("ACTIVE",
+					(reads) -> reads.get("hand-built-leaders") instanceof Map<?, ?> leaders
+							&& Integer.valueOf(2).equals(leaders.get("crossZonePartitions"))
+							&& !reads.containsKey("hand-built-plain") && !reads.containsKey("ledger-export"));
+			assertThat(otherConsumer(health, "hand-built-leaders")).containsEntry("policy", "FRESHNESS")
+				.containsEntry("origin", "PROPERTY")
+				.containsEntry("declared", false)
+				.containsEntry("zoneLocalPartitions", 1)
+				.doesNotContainKey("uncoveredPartitions");
 		}
 	}
 

@@ -34,6 +34,8 @@ import dev.followerfetch.observation.ReadLocalityJudge.Grace;
 import dev.followerfetch.observation.ReadLocalityJudge.Judged;
 import dev.followerfetch.observation.ReadLocalityJudge.Subject;
 import dev.followerfetch.policy.ConsumerKind;
+import dev.followerfetch.policy.ConsumerPolicy;
+import dev.followerfetch.policy.ConsumerPolicy.Origin;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
@@ -304,7 +306,7 @@ class ReadLocalityJudgeTests {
 			throw new SecurityException("no MBean server for you");
 		});
 		List<String> problems = new ArrayList<>();
-		assertThat(new OtherConsumers(reader, List::of, () -> Policy.LOCALITY).find(List.of(), problems)).isEmpty();
+		assertThat(others(reader).find(List.of(), problems)).isEmpty();
 		assertThat(problems).singleElement()
 			.asString()
 			.startsWith("consumer metrics cannot be read from JMX")
@@ -318,8 +320,13 @@ class ReadLocalityJudgeTests {
 		assertThat(empty.clients()).isEmpty();
 		List<String> problems = new ArrayList<>();
 		Subject known = subject(ConsumerKind.LISTENER, Policy.LOCALITY, true, leaders());
-		new OtherConsumers(reader, List::of, () -> Policy.LOCALITY).find(List.of(known, known), problems);
+		others(reader).find(List.of(known, known), problems);
 		assertThat(problems).containsExactly(OtherConsumers.NOT_IN_JMX);
+	}
+
+	private static OtherConsumers others(ConsumerMetricsReader reader) {
+		return new OtherConsumers(reader, List::of,
+				(clientId) -> new ConsumerPolicy(ConsumerKind.OTHER, clientId, Policy.LOCALITY, Origin.DEFAULT));
 	}
 
 	private Judged judge(Subject subject, ClusterView view, boolean beyondGrace) {

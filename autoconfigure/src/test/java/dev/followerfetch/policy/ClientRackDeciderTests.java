@@ -85,6 +85,23 @@ class ClientRackDeciderTests {
 	}
 
 	@Test
+	void aConsumerTheApplicationBuildsTakesItsPolicyPropertyByNameOrByClientId() {
+		this.properties.getConsumers().put("ledger-export", Policy.FRESHNESS);
+		ClientRackDecider decider = decider("az-b");
+		Map<String, Object> byClientId = new HashMap<>(Map.of("client.id", "ledger-export"));
+		assertThat(decider.configure(ConsumerKind.OTHER, "export", byClientId))
+			.isEqualTo(new ConsumerPolicy(ConsumerKind.OTHER, "export", Policy.FRESHNESS, Origin.PROPERTY));
+		assertThat(byClientId).containsEntry("client.rack", "");
+		Map<String, Object> byName = new HashMap<>();
+		assertThat(decider.configure(ConsumerKind.OTHER, "ledger-export", byName).origin()).isEqualTo(Origin.PROPERTY);
+		Map<String, Object> other = new HashMap<>(Map.of("client.id", "ledger-import"));
+		assertThat(decider.configure(ConsumerKind.OTHER, "import", other).policy()).isEqualTo(Policy.LOCALITY);
+		assertThat(other).containsEntry("client.rack", "az-b");
+		assertThat(decider.decide(ConsumerKind.LISTENER, "ledger-export", null, null, null).origin())
+			.isEqualTo(Origin.DEFAULT);
+	}
+
+	@Test
 	void theMethodAnnotationBeatsTheClassAnnotationWhichBeatsTheDefault() {
 		this.properties.setDefault(Policy.FRESHNESS);
 		ClientRackDecider decider = decider("az-b");
