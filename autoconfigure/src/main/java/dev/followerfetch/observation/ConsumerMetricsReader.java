@@ -100,14 +100,6 @@ final class ConsumerMetricsReader {
 	}
 
 	/**
-	 * Read every consumer client the process registered in JMX.
-	 * @return the clients found, or why none could be read
-	 */
-	JmxConsumers fromJmx() {
-		return fromJmx(Set.of());
-	}
-
-	/**
 	 * Read every consumer client the process registered in JMX, the metrics only of those
 	 * not already known: a known client's per-partition metrics are many, and its source
 	 * gives them without JMX.

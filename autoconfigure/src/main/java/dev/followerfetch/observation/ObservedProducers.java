@@ -22,7 +22,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
+import dev.followerfetch.observation.ProducerMetricsReader.ProducerClient;
 import dev.followerfetch.policy.ClientRackDecider;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.Metric;
@@ -72,7 +74,7 @@ final class ObservedProducers implements BeanPostProcessor {
 	}
 
 	/**
-	 * Every producer factory seen, with the metrics of its live producers.
+	 * Every producer factory seen, with what its live producers report, read once.
 	 * @return the producers, by factory name
 	 */
 	List<ObservedProducer> find() {
@@ -84,7 +86,8 @@ final class ObservedProducers implements BeanPostProcessor {
 		}
 		factories.forEach((factory, tracked) -> {
 			boolean rackAware = decider != null && decider.producerRackAware(factory.getConfigurationProperties());
-			found.add(new ObservedProducer(tracked.name, rackAware, tracked.metrics()));
+			found.add(new ObservedProducer(tracked.name, rackAware,
+					tracked.metrics().stream().map(ProducerMetricsReader::read).toList()));
 		});
 		return found;
 	}
@@ -94,9 +97,19 @@ final class ObservedProducers implements BeanPostProcessor {
 	 *
 	 * @param name the factory's bean name, or its template's
 	 * @param rackAware whether its producers partition records without a key by rack
-	 * @param metrics the metrics of each live producer
+	 * @param clients what each live producer reports
 	 */
-	record ObservedProducer(String name, boolean rackAware, List<Map<MetricName, ? extends Metric>> metrics) {
+	record ObservedProducer(String name, boolean rackAware, List<ProducerClient> clients) {
+
+		/**
+		 * The topics its producers have written to.
+		 * @return the topics, sorted
+		 */
+		Set<String> topics() {
+			Set<String> topics = new TreeSet<>();
+			this.clients.forEach((client) -> topics.addAll(client.topics()));
+			return topics;
+		}
 
 	}
 

@@ -49,19 +49,17 @@ final class ProducerMetricsReader {
 		Set<String> topics = new TreeSet<>();
 		for (Map.Entry<MetricName, ? extends Metric> entry : metrics.entrySet()) {
 			MetricName name = entry.getKey();
-			Object value = entry.getValue().metricValue();
 			if (clientId == null) {
 				clientId = name.tags().get("client-id");
 			}
-			if (!(value instanceof Number number)) {
-				continue;
-			}
-			if (NODE_GROUP.equals(name.group()) && "outgoing-byte-total".equals(name.name())) {
+			if (NODE_GROUP.equals(name.group()) && "outgoing-byte-total".equals(name.name())
+					&& entry.getValue().metricValue() instanceof Number total) {
 				NodeIds.brokerId(name.tags().get("node-id"))
-					.ifPresent((brokerId) -> sent.add(new NodeTotal(brokerId, number.doubleValue(), entry.getValue())));
+					.ifPresent((brokerId) -> sent.add(new NodeTotal(brokerId, total.doubleValue(), entry.getValue())));
 			}
 			else if (TOPIC_GROUP.equals(name.group()) && "record-send-total".equals(name.name())
-					&& number.doubleValue() > 0 && name.tags().get("topic") != null) {
+					&& name.tags().get("topic") != null && entry.getValue().metricValue() instanceof Number records
+					&& records.doubleValue() > 0) {
 				topics.add(name.tags().get("topic"));
 			}
 		}

@@ -15,11 +15,9 @@
  */
 package dev.followerfetch.observation;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 
 import dev.followerfetch.observation.ClusterView.Placement;
 import dev.followerfetch.observation.ObservedProducers.ObservedProducer;
@@ -37,27 +35,11 @@ final class ProducerWriteJudge {
 
 	private final ZoneBytes sentBytes = new ZoneBytes();
 
-	/**
-	 * The topics a producer factory's producers have written to.
-	 * @param producer the producer factory
-	 * @return the topics
-	 */
-	static Set<String> topics(ObservedProducer producer) {
-		Set<String> topics = new TreeSet<>();
-		producer.metrics().forEach((metrics) -> topics.addAll(ProducerMetricsReader.read(metrics).topics()));
-		return topics;
-	}
-
 	ProducerWrites judge(ObservedProducer producer, ClusterView view, String rack) {
-		List<ProducerClient> clients = producer.metrics().stream().map(ProducerMetricsReader::read).toList();
 		ZoneBytes.Totals totals = this.sentBytes.count(producer.name(),
-				clients.stream().map(ProducerClient::asClientMetrics).toList(), view, rack);
-		Set<String> topics = new TreeSet<>();
-		List<String> clientIds = new ArrayList<>();
-		clients.forEach((client) -> {
-			topics.addAll(client.topics());
-			clientIds.add(client.clientId());
-		});
+				producer.clients().stream().map(ProducerClient::asClientMetrics).toList(), view, rack);
+		Set<String> topics = producer.topics();
+		List<String> clientIds = producer.clients().stream().map(ProducerClient::clientId).toList();
 		int partitions = 0;
 		int ledHere = 0;
 		for (Map.Entry<TopicPartition, Placement> entry : view.partitions().entrySet()) {

@@ -102,16 +102,6 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 	private volatile ScheduledExecutorService scheduler;
 
 	ReadLocalityMonitor(Supplier<DetectedRack> detectedRack, Supplier<List<ObservedConsumers>> sources,
-			ClusterInspectors inspectors, MonitorSettings settings, Clock clock) {
-		this(detectedRack, sources, null, inspectors, settings, clock);
-	}
-
-	ReadLocalityMonitor(Supplier<DetectedRack> detectedRack, Supplier<List<ObservedConsumers>> sources,
-			OtherConsumers others, ClusterInspectors inspectors, MonitorSettings settings, Clock clock) {
-		this(detectedRack, sources, others, List::of, inspectors, settings, clock);
-	}
-
-	ReadLocalityMonitor(Supplier<DetectedRack> detectedRack, Supplier<List<ObservedConsumers>> sources,
 			OtherConsumers others, Supplier<List<ObservedProducer>> producers, ClusterInspectors inspectors,
 			MonitorSettings settings, Clock clock) {
 		this.detectedRack = detectedRack;
@@ -194,13 +184,13 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 			byCluster.put(this.inspectors.forConsumers(Map.of()), List.of());
 		}
 		// a factory that never created a producer (Boot's, in a binder-only application) asks no cluster
-		boolean producing = producers.stream().anyMatch((producer) -> !producer.metrics().isEmpty());
+		boolean producing = producers.stream().anyMatch((producer) -> !producer.clients().isEmpty());
 		ClusterInspector producerCluster = producing ? this.inspectors.forConsumers(Map.of()) : null;
 		if (producerCluster != null) {
 			byCluster.putIfAbsent(producerCluster, new ArrayList<>());
 		}
 		Set<String> producerTopics = new TreeSet<>();
-		producers.forEach((producer) -> producerTopics.addAll(ProducerWriteJudge.topics(producer)));
+		producers.forEach((producer) -> producerTopics.addAll(producer.topics()));
 		all.forEach((subject) -> byCluster
 			.computeIfAbsent(this.inspectors.forConsumers(subject.consumer().config()), (inspector) -> new ArrayList<>())
 			.add(subject));

@@ -171,11 +171,7 @@ public final class ClientRackDecider {
 	 * its own, or the lease is zero
 	 */
 	public Optional<String> replicaLease(Object effectiveClientRack, Map<String, ?> config) {
-		if (effectiveClientRack == null || effectiveClientRack.toString().isEmpty() || this.replicaLease.isZero()
-				|| config.containsKey(ConsumerConfig.METADATA_MAX_AGE_CONFIG)) {
-			return Optional.empty();
-		}
-		return Optional.of(String.valueOf(this.replicaLease.toMillis()));
+		return followerSetting(effectiveClientRack, config, ConsumerConfig.METADATA_MAX_AGE_CONFIG, this.replicaLease);
 	}
 
 	/**
@@ -189,11 +185,21 @@ public final class ClientRackDecider {
 	 * its own, or the timeout is zero
 	 */
 	public Optional<String> replicaRequestTimeout(Object effectiveClientRack, Map<String, ?> config) {
-		if (effectiveClientRack == null || effectiveClientRack.toString().isEmpty()
-				|| this.replicaRequestTimeout.isZero() || config.containsKey(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG)) {
+		return followerSetting(effectiveClientRack, config, ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG,
+				this.replicaRequestTimeout);
+	}
+
+	/**
+	 * A duration in milliseconds for a consumer that reads from followers, unless the
+	 * configuration sets the key itself or the duration is zero.
+	 */
+	private static Optional<String> followerSetting(Object effectiveClientRack, Map<String, ?> config, String key,
+			Duration value) {
+		if (effectiveClientRack == null || effectiveClientRack.toString().isEmpty() || value.isZero()
+				|| config.containsKey(key)) {
 			return Optional.empty();
 		}
-		return Optional.of(String.valueOf(this.replicaRequestTimeout.toMillis()));
+		return Optional.of(String.valueOf(value.toMillis()));
 	}
 
 	/**

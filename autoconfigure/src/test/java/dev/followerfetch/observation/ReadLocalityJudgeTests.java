@@ -316,7 +316,7 @@ class ReadLocalityJudgeTests {
 	@Test
 	void whenTheKnownConsumersAreNotInJmxTheProblemsSaySoOnce() {
 		ConsumerMetricsReader reader = new ConsumerMetricsReader(MBeanServerFactory::newMBeanServer);
-		JmxConsumers empty = reader.fromJmx();
+		JmxConsumers empty = reader.fromJmx(Set.of());
 		assertThat(empty.clients()).isEmpty();
 		List<String> problems = new ArrayList<>();
 		Subject known = subject(ConsumerKind.LISTENER, Policy.LOCALITY, true, leaders());

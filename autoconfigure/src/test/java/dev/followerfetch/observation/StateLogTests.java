@@ -159,7 +159,7 @@ class StateLogTests {
 	private FollowerFetchSnapshot snapshot(FollowerFetchState state, List<String> problems) {
 		List<String> partitions = List.of("t-0", "t-2");
 		ConsumerReads reads = new ConsumerReads(ConsumerKind.LISTENER, "payments", Policy.LOCALITY, 3, 1, 2,
-				List.of(), 0, partitions, partitions, 0, 0, Map.of());
+				List.of(), 0, partitions, partitions, List.of(), List.of(), 0, 0, Map.of());
 		return new FollowerFetchSnapshot(state, "az-x", "env:KAFKA_CLIENT_RACK", Set.of("az-a", "az-b", "az-c"),
 				"default (LeaderSelector) on brokers [0]", Map.of(ConsumerKind.LISTENER, Map.of("payments", reads)),
 				problems, Instant.parse("2026-01-01T00:00:00Z").plusSeconds(10L * this.refresh++));
