@@ -52,6 +52,8 @@ public class FollowerFetchProperties {
 
 	private final Producer producer = new Producer();
 
+	private final Assignment assignment = new Assignment();
+
 	private final Observation observation = new Observation();
 
 	private final Health health = new Health();
@@ -82,6 +84,10 @@ public class FollowerFetchProperties {
 
 	public Producer getProducer() {
 		return this.producer;
+	}
+
+	public Assignment getAssignment() {
+		return this.assignment;
 	}
 
 	public Observation getObservation() {
@@ -566,6 +572,70 @@ public class FollowerFetchProperties {
 
 		public void setRackAware(boolean rackAware) {
 			this.rackAware = rackAware;
+		}
+
+	}
+
+	public static class Assignment {
+
+		/**
+		 * Whether consumers of the classic group protocol get the zone-aware assignor first
+		 * in partition.assignment.strategy, followed by the strategies they had: with
+		 * instances in every zone, each partition goes to an instance in its leader's zone
+		 * where the balance allows. A consumer that names an assignor other than Kafka's
+		 * own keeps its list as it is.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Whether a group whose partitions are read from fewer in-zone leaders than the
+		 * current leaders allow (after a broker restart or a reassignment moved them) is
+		 * rebalanced by the listener container that led its last rebalance.
+		 */
+		private boolean realign = true;
+
+		/**
+		 * How long a group's assignment may stay below what the current leaders allow
+		 * before it is rebalanced. Covers leader elections and broker restarts, after which
+		 * leaders often return by themselves.
+		 */
+		private Duration realignGrace = Duration.ofMinutes(2);
+
+		/**
+		 * Least time between two rebalances of one group that realign its assignment.
+		 */
+		private Duration realignInterval = Duration.ofMinutes(10);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public boolean isRealign() {
+			return this.realign;
+		}
+
+		public void setRealign(boolean realign) {
+			this.realign = realign;
+		}
+
+		public Duration getRealignGrace() {
+			return this.realignGrace;
+		}
+
+		public void setRealignGrace(Duration realignGrace) {
+			this.realignGrace = realignGrace;
+		}
+
+		public Duration getRealignInterval() {
+			return this.realignInterval;
+		}
+
+		public void setRealignInterval(Duration realignInterval) {
+			this.realignInterval = realignInterval;
 		}
 
 	}

@@ -16,6 +16,7 @@
 package dev.followerfetch.application;
 
 import dev.followerfetch.FollowerFetchProperties;
+import dev.followerfetch.assignment.AssignmentStrategy;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
 import dev.followerfetch.policy.ClientRackDecider;
@@ -58,7 +59,8 @@ public final class ClientRackAutoConfiguration {
 	ClientRackDecider followerFetchClientRackDecider(FollowerFetchProperties properties,
 			ObjectProvider<DetectedRack> detectedRack, ObjectProvider<ProducerRackSupport> producerSupport) {
 		return new ClientRackDecider(properties.getPolicy(), properties.getProducer().isRackAware(),
-				producerSupport.getIfAvailable(ProducerRackSupport::ofClasspath), detectedRack::getObject);
+				producerSupport.getIfAvailable(ProducerRackSupport::ofClasspath),
+				new AssignmentStrategy(properties.getAssignment().isEnabled()), detectedRack::getObject);
 	}
 
 	@Bean

@@ -16,12 +16,15 @@
 package dev.followerfetch.application;
 
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
 import dev.followerfetch.Policy;
+import dev.followerfetch.assignment.AssignmentStrategy;
+import dev.followerfetch.assignment.ZoneAwareAssignor;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.policy.ClientRackDecider;
 import org.apache.commons.logging.Log;
@@ -39,7 +42,7 @@ import org.springframework.kafka.listener.AbstractMessageListenerContainer;
  * every listener container factory bean and every listener container bean, unless the
  * factory already has one or the default fetch policy is freshness. Factories get the
  * replica lease as {@code metadata.max.age.ms} once a rack is in effect, unless they set
- * it.
+ * it, and the zone-aware assignor first in {@code partition.assignment.strategy}.
  *
  * @author follower-fetch authors
  */
@@ -85,6 +88,7 @@ final class ClientRackConsumerFactoryPostProcessor implements BeanPostProcessor 
 			return;
 		}
 		ClientRackDecider decider = this.decider.getObject();
+		applyAssignment(consumerFactory, decider, configs, description);
 		DetectedRack detected = decider.detectedRack();
 		Object explicit = configs.get(ConsumerConfig.CLIENT_RACK_CONFIG);
 		if (explicit != null) {
@@ -109,6 +113,29 @@ final class ClientRackConsumerFactoryPostProcessor implements BeanPostProcessor 
 		}
 		else if (logger.isDebugEnabled()) {
 			logger.debug(description + " now has client.rack=" + rack.get());
+		}
+	}
+
+	private void applyAssignment(ConsumerFactory<?, ?> consumerFactory, ClientRackDecider decider,
+			Map<String, Object> configs, String description) {
+		AssignmentStrategy.Decision assignment = decider.assignment(configs);
+		if (assignment.outcome() == AssignmentStrategy.Outcome.KEPT) {
+			logger.info(description + " keeps its own partition.assignment.strategy=" + assignment.strategies()
+					+ ": zone-aware assignment is not added (list " + ZoneAwareAssignor.class.getName()
+					+ " first to have it)");
+			return;
+		}
+		if (assignment.settings().isEmpty()) {
+			return;
+		}
+		consumerFactory.updateConfigs(new HashMap<>(assignment.settings()));
+		Map<String, Object> updated = configs(consumerFactory);
+		if (updated == null || !assignment.settings().keySet().stream().allMatch(updated::containsKey)) {
+			logger.warn(description + " (" + consumerFactory.getClass().getName()
+					+ ") does not support updateConfigs; zone-aware assignment is not added");
+		}
+		else if (logger.isDebugEnabled()) {
+			logger.debug(description + " now has " + assignment.settings());
 		}
 	}
 

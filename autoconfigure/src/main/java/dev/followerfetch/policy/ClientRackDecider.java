@@ -28,6 +28,7 @@ import java.util.function.Supplier;
 
 import dev.followerfetch.FollowerFetchProperties;
 import dev.followerfetch.Policy;
+import dev.followerfetch.assignment.AssignmentStrategy;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.policy.ConsumerPolicy.Origin;
 import org.apache.commons.logging.Log;
@@ -67,6 +68,8 @@ public final class ClientRackDecider {
 
 	private final ProducerRackSupport producerSupport;
 
+	private final AssignmentStrategy assignment;
+
 	private final Map<String, ConfiguredConsumer> configuredConsumers = new LinkedHashMap<>() {
 
 		@Override
@@ -95,6 +98,20 @@ public final class ClientRackDecider {
 	 */
 	public ClientRackDecider(FollowerFetchProperties.PolicyProperties properties, boolean producerRackAware,
 			ProducerRackSupport producerSupport, Supplier<DetectedRack> detectedRack) {
+		this(properties, producerRackAware, producerSupport, new AssignmentStrategy(true), detectedRack);
+	}
+
+	/**
+	 * Create a decider for the given properties, producer settings and assignment.
+	 * @param properties the {@code follower-fetch.policy} properties
+	 * @param producerRackAware {@code follower-fetch.producer.rack-aware}
+	 * @param producerSupport what the kafka-clients on the classpath support
+	 * @param assignment what consumers get for zone-aware assignment
+	 * @param detectedRack the detected rack, asked when a rack is needed
+	 */
+	public ClientRackDecider(FollowerFetchProperties.PolicyProperties properties, boolean producerRackAware,
+			ProducerRackSupport producerSupport, AssignmentStrategy assignment, Supplier<DetectedRack> detectedRack) {
+		this.assignment = assignment;
 		this.producerRackAware = producerRackAware;
 		this.producerSupport = producerSupport;
 		Duration lease = properties.getReplicaLease();
@@ -205,10 +222,11 @@ public final class ClientRackDecider {
 	/**
 	 * Configure one consumer's configuration map, as used for a binding or a consumer the
 	 * application builds itself: decide its policy from its own {@code client.rack} and the
-	 * properties, then add the {@code client.rack} and replica lease it needs, never
-	 * replacing a value the configuration already has. A consumer of kind
-	 * {@link ConsumerKind#OTHER} is remembered, so the health reports it under its declared
-	 * policy: give it a {@code client.id} (or use its client id as name).
+	 * properties, then add the {@code client.rack}, replica lease and zone-aware
+	 * assignment it needs, never replacing a value the configuration already has. A
+	 * consumer of kind {@link ConsumerKind#OTHER} is remembered, so the health reports it
+	 * under its declared policy: give it a {@code client.id} (or use its client id as
+	 * name).
 	 * {@code follower-fetch.policy.consumers} is looked up by its name, then by its
 	 * {@code client.id}.
 	 * @param kind how the application consumes
@@ -237,11 +255,24 @@ public final class ClientRackDecider {
 		replicaLease(effective, config).ifPresent((lease) -> config.put(ConsumerConfig.METADATA_MAX_AGE_CONFIG, lease));
 		replicaRequestTimeout(effective, config)
 			.ifPresent((timeout) -> config.put(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, timeout));
+		config.putAll(assignment(config).settings());
 		if (kind == ConsumerKind.OTHER && name != null) {
 			remember(new ConfiguredConsumer(decision, (clientIdConfig != null) ? clientIdConfig.toString() : null,
 					(effective != null) ? effective.toString() : null, config));
 		}
 		return decision;
+	}
+
+	/**
+	 * What a consumer configuration gets for zone-aware assignment (classic protocol):
+	 * the zone-aware assignor first in {@code partition.assignment.strategy} and this
+	 * application's zone, unless it uses the consumer group protocol, names an assignor
+	 * other than Kafka's own, or {@code follower-fetch.assignment.enabled} is false.
+	 * @param config the consumer's configuration
+	 * @return the decision, with the settings to add
+	 */
+	public AssignmentStrategy.Decision assignment(Map<String, ?> config) {
+		return this.assignment.decide(config, detectedRack().rack().orElse(null));
 	}
 
 	/**

@@ -25,6 +25,8 @@ import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 import dev.followerfetch.application.ListenerContainers;
+import dev.followerfetch.assignment.AssignmentStrategy;
+import dev.followerfetch.assignment.ZoneAwareAssignor;
 import dev.followerfetch.policy.ConsumerPolicy.Origin;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -107,9 +109,26 @@ final class ListenerPolicyApplier implements SmartLifecycle {
 					(rack) -> consumerProperties.setProperty(ConsumerConfig.CLIENT_RACK_CONFIG, rack),
 					() -> consumerProperties.remove(ConsumerConfig.CLIENT_RACK_CONFIG));
 		}
+		withoutZoneAwareUnderTheConsumerProtocol(container, consumerProperties);
 		containerProperties.setKafkaConsumerProperties(consumerProperties);
 		this.policies.record(policy);
 		return policy;
+	}
+
+	/**
+	 * A listener that moves to the consumer group protocol in its own properties cannot
+	 * take the assignor its consumer factory got: Kafka refuses a non-blank
+	 * {@code partition.assignment.strategy} with {@code group.protocol=consumer}.
+	 */
+	private static void withoutZoneAwareUnderTheConsumerProtocol(MessageListenerContainer container,
+			Properties consumerProperties) {
+		if (AssignmentStrategy.usesConsumerProtocol(consumerProperties)
+				&& !consumerProperties.containsKey(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG)
+				&& ZoneAwareAssignor.strategies(ListenerContainers.consumerConfig(container)
+					.get(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG))
+					.contains(ZoneAwareAssignor.class.getName())) {
+			consumerProperties.setProperty(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, "");
+		}
 	}
 
 	private void reportUnknownIds(Collection<MessageListenerContainer> all) {

@@ -19,19 +19,25 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
+import dev.followerfetch.assignment.ZoneAwareAssignor;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
 import dev.followerfetch.detection.RackLookup;
 import dev.followerfetch.detection.RackNotDetectedException;
 import dev.followerfetch.detection.RackSource;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
+import org.apache.kafka.clients.consumer.RangeAssignor;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.config.ConcurrentKafkaListenerContainerFactory;
@@ -48,6 +54,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * @author follower-fetch authors
  */
+@ExtendWith(OutputCaptureExtension.class)
 class ClientRackAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
@@ -113,6 +120,53 @@ class ClientRackAutoConfigurationTests {
 				assertThat(context).doesNotHaveBean(ConsumerFactory.class);
 				assertThat(clientRack(context.getBean(ContainerBean.class).consumerFactory)).isEqualTo("az-c");
 			});
+	}
+
+	@Test
+	void bootsOwnConsumerFactoryGetsTheZoneAwareAssignorBeforeKafkasDefaultStrategiesAndItsZone() {
+		this.contextRunner.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class))
+			.withPropertyValues("follower-fetch.rack=az-b", "follower-fetch.policy.default=freshness")
+			.run((context) -> {
+				Map<String, Object> configs = context.getBean(ConsumerFactory.class).getConfigurationProperties();
+				assertThat(configs).containsEntry(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
+						ZoneAwareAssignor.class.getName() + "," + RangeAssignor.class.getName() + ","
+								+ CooperativeStickyAssignor.class.getName())
+					.containsEntry(ZoneAwareAssignor.ZONE_CONFIG, "az-b");
+			});
+	}
+
+	@Test
+	void theZoneAwareAssignorGoesBeforeTheKafkaStrategyAFactorySetsItself() {
+		this.contextRunner.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class))
+			.withPropertyValues("follower-fetch.rack=az-b",
+					"spring.kafka.consumer.properties.partition.assignment.strategy="
+							+ CooperativeStickyAssignor.class.getName())
+			.run((context) -> assertThat(strategy(context.getBean(ConsumerFactory.class)))
+				.isEqualTo(ZoneAwareAssignor.class.getName() + "," + CooperativeStickyAssignor.class.getName()));
+	}
+
+	@Test
+	void aFactoryThatNamesItsOwnAssignorKeepsItAndTheLogSaysSo(CapturedOutput output) {
+		this.contextRunner.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class))
+			.withPropertyValues("follower-fetch.rack=az-b",
+					"spring.kafka.consumer.properties.partition.assignment.strategy=com.example.PinnedAssignor")
+			.run((context) -> {
+				ConsumerFactory<?, ?> factory = context.getBean(ConsumerFactory.class);
+				assertThat(strategy(factory)).isEqualTo("com.example.PinnedAssignor");
+				assertThat(factory.getConfigurationProperties()).doesNotContainKey(ZoneAwareAssignor.ZONE_CONFIG);
+				assertThat(output).contains("keeps its own partition.assignment.strategy=[com.example.PinnedAssignor]");
+			});
+	}
+
+	@Test
+	void aFactoryOfTheConsumerGroupProtocolOrWithAssignmentDisabledGetsNoAssignor() {
+		this.contextRunner.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class))
+			.withPropertyValues("follower-fetch.rack=az-b", "spring.kafka.consumer.properties.group.protocol=consumer")
+			.run((context) -> assertThat(strategy(context.getBean(ConsumerFactory.class))).isNull());
+		this.contextRunner.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class))
+			.withPropertyValues("follower-fetch.rack=az-b", "follower-fetch.assignment.enabled=false")
+			.run((context) -> assertThat(context.getBean(ConsumerFactory.class).getConfigurationProperties())
+				.doesNotContainKeys(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, ZoneAwareAssignor.ZONE_CONFIG));
 	}
 
 	@Test
@@ -275,6 +329,10 @@ class ClientRackAutoConfigurationTests {
 
 	private static Object metadataMaxAge(ConsumerFactory<?, ?> factory) {
 		return factory.getConfigurationProperties().get(ConsumerConfig.METADATA_MAX_AGE_CONFIG);
+	}
+
+	private static Object strategy(ConsumerFactory<?, ?> factory) {
+		return factory.getConfigurationProperties().get(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG);
 	}
 
 	private static Object clientRack(ConsumerFactory<?, ?> factory) {

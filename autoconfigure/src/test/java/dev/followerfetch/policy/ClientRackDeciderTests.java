@@ -22,8 +22,12 @@ import java.util.Map;
 
 import dev.followerfetch.FollowerFetchProperties;
 import dev.followerfetch.Policy;
+import dev.followerfetch.assignment.AssignmentStrategy;
+import dev.followerfetch.assignment.ZoneAwareAssignor;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.policy.ConsumerPolicy.Origin;
+import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
+import org.apache.kafka.clients.consumer.RangeAssignor;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -41,6 +45,10 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 @ExtendWith(OutputCaptureExtension.class)
 class ClientRackDeciderTests {
+
+	private static final Map.Entry<String, String> ZONE_AWARE_FIRST = Map.entry("partition.assignment.strategy",
+			ZoneAwareAssignor.class.getName() + "," + RangeAssignor.class.getName() + ","
+					+ CooperativeStickyAssignor.class.getName());
 
 	private static final ProducerRackSupport SUPPORTED = new ProducerRackSupport(true, true, "4.4.0");
 
@@ -160,23 +168,56 @@ class ClientRackDeciderTests {
 		Map<String, Object> plain = new HashMap<>();
 		assertThat(decider.configure(ConsumerKind.BINDING, "process-in-0", plain).policy()).isEqualTo(Policy.LOCALITY);
 		assertThat(plain).containsOnly(Map.entry("client.rack", "az-b"), Map.entry("metadata.max.age.ms", "30000"),
-				Map.entry("request.timeout.ms", "15000"));
+				Map.entry("request.timeout.ms", "15000"), ZONE_AWARE_FIRST, Map.entry("follower.fetch.zone", "az-b"));
 		Map<String, Object> fresh = new HashMap<>();
 		assertThat(decider.configure(ConsumerKind.BINDING, "audit-in-0", fresh).origin()).isEqualTo(Origin.PROPERTY);
-		assertThat(fresh).containsExactly(Map.entry("client.rack", ""));
-		Map<String, Object> own = new HashMap<>(
-				Map.of("client.rack", "az-c", "metadata.max.age.ms", "5000", "request.timeout.ms", "9000"));
+		assertThat(fresh).containsOnly(Map.entry("client.rack", ""), ZONE_AWARE_FIRST,
+				Map.entry("follower.fetch.zone", "az-b"));
+		Map<String, Object> own = new HashMap<>(Map.of("client.rack", "az-c", "metadata.max.age.ms", "5000",
+				"request.timeout.ms", "9000", "partition.assignment.strategy", "com.example.PinnedAssignor"));
 		assertThat(decider.configure(ConsumerKind.BINDING, "audit-in-0", own).origin())
 			.isEqualTo(Origin.OWN_CLIENT_RACK);
 		assertThat(own).containsOnly(Map.entry("client.rack", "az-c"), Map.entry("metadata.max.age.ms", "5000"),
-				Map.entry("request.timeout.ms", "9000"));
+				Map.entry("request.timeout.ms", "9000"),
+				Map.entry("partition.assignment.strategy", "com.example.PinnedAssignor"));
 	}
 
 	@Test
-	void withoutADetectedRackConfigureLeavesALocalityConsumerAlone() {
+	void withoutADetectedRackConfigureLeavesALocalityConsumerOnItsZonelessAssignmentOnly() {
 		Map<String, Object> config = new HashMap<>();
 		decider(null).configure(ConsumerKind.OTHER, "hand-built", config);
-		assertThat(config).isEmpty();
+		assertThat(config).containsOnly(ZONE_AWARE_FIRST);
+	}
+
+	@Test
+	void theZoneAwareAssignorGoesBeforeKafkasOwnStrategiesTheConfigurationNames() {
+		Map<String, Object> config = new HashMap<>(
+				Map.of("partition.assignment.strategy", List.of(CooperativeStickyAssignor.class)));
+		AssignmentStrategy.Decision decision = decider("az-b").assignment(config);
+		assertThat(decision.outcome()).isEqualTo(AssignmentStrategy.Outcome.ADDED);
+		assertThat(decision.settings()).containsEntry("partition.assignment.strategy",
+				ZoneAwareAssignor.class.getName() + "," + CooperativeStickyAssignor.class.getName());
+	}
+
+	@Test
+	void aConsumerOfTheConsumerGroupProtocolOrWithAssignmentDisabledGetsNoAssignor() {
+		assertThat(decider("az-b").assignment(Map.of("group.protocol", "CONSUMER")).outcome())
+			.isEqualTo(AssignmentStrategy.Outcome.BROKER);
+		ClientRackDecider disabled = new ClientRackDecider(this.properties, false, ProducerRackSupport.ofClasspath(),
+				new AssignmentStrategy(false), () -> DetectedRack.of("az-b", "test"));
+		Map<String, Object> config = new HashMap<>();
+		disabled.configure(ConsumerKind.OTHER, "hand-built", config);
+		assertThat(config).doesNotContainKeys("partition.assignment.strategy", "follower.fetch.zone");
+	}
+
+	@Test
+	void aConfigurationThatListsTheZoneAwareAssignorItselfGetsOnlyTheZone() {
+		Map<String, Object> config = new HashMap<>(Map.of("client.rack", "",
+				"partition.assignment.strategy", ZoneAwareAssignor.class.getName()));
+		decider("az-b").configure(ConsumerKind.OTHER, "hand-built", config);
+		assertThat(config).containsOnly(Map.entry("client.rack", ""),
+				Map.entry("partition.assignment.strategy", ZoneAwareAssignor.class.getName()),
+				Map.entry("follower.fetch.zone", "az-b"));
 	}
 
 	@Test

@@ -203,6 +203,20 @@ class FetchPolicyAutoConfigurationTests {
 				.contains("analytics=LOCALITY (default)"));
 	}
 
+	@Test
+	void aListenerOnTheConsumerGroupProtocolDropsTheAssignorItsFactoryGotAsKafkaRequires() {
+		this.contextRunner.withUserConfiguration(ConsumerProtocolListener.class).run((context) -> {
+			assertThat(context.getBean(ConsumerFactory.class).getConfigurationProperties())
+				.containsKey(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG);
+			assertThat(container(context, "broker-assigned").getContainerProperties()
+				.getKafkaConsumerProperties()
+				.getProperty(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG)).isEmpty();
+			assertThat(container(context, "classic").getContainerProperties()
+				.getKafkaConsumerProperties()
+				.getProperty(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG)).isNull();
+		});
+	}
+
 	private static String clientRack(AssertableApplicationContext context, String listenerId) {
 		Properties properties = container(context, listenerId).getContainerProperties().getKafkaConsumerProperties();
 		return properties.getProperty(ConsumerConfig.CLIENT_RACK_CONFIG);
@@ -244,6 +258,28 @@ class FetchPolicyAutoConfigurationTests {
 
 		@KafkaListener(id = "own-rack", topics = "clicks", properties = "client.rack=az-own")
 		void ownRack(String payload) {
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class ConsumerProtocolListener {
+
+		@Bean
+		ConsumerProtocolListenerBean consumerProtocolListenerBean() {
+			return new ConsumerProtocolListenerBean();
+		}
+
+	}
+
+	static class ConsumerProtocolListenerBean {
+
+		@KafkaListener(id = "broker-assigned", topics = "clicks", properties = "group.protocol=consumer")
+		void brokerAssigned(String payload) {
+		}
+
+		@KafkaListener(id = "classic", topics = "clicks")
+		void classic(String payload) {
 		}
 
 	}
