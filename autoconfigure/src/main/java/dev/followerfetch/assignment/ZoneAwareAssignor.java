@@ -161,7 +161,13 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 					new HashSet<>(handed.get(member.id()))))
 			.toList());
 		if (logger.isInfoEnabled()) {
-			logger.info(describe(members, partitions, target, handed));
+			Locality locality = ZoneAwareAssignment.locality(target, members, partitions);
+			int withheld = target.values().stream().mapToInt(List::size).sum()
+					- handed.values().stream().mapToInt(List::size).sum();
+			logger.info("Zone-aware assignment of group '" + this.groupId + "': " + members.size() + " members by zone "
+					+ zonesOf(members) + ", " + locality.partitions() + " partitions: " + locality.leaderZone()
+					+ " to a member in their leader's zone, " + locality.zoneLocal() + " read in-zone, " + withheld
+					+ " withheld until their owner revokes them");
 		}
 		return new GroupAssignment(assignments);
 	}
@@ -253,18 +259,10 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 		return partitions;
 	}
 
-	private String describe(List<Member> members, List<Partition> partitions, Map<String, List<TopicPartition>> target,
-			Map<String, List<TopicPartition>> handed) {
-		Locality locality = ZoneAwareAssignment.locality(target, members, partitions);
-		int withheld = target.values().stream().mapToInt(List::size).sum()
-				- handed.values().stream().mapToInt(List::size).sum();
-		Map<String, Long> zones = members.stream()
+	private static Map<String, Long> zonesOf(List<Member> members) {
+		return members.stream()
 			.collect(Collectors.groupingBy((member) -> Objects.toString(member.zone(), "none"), TreeMap::new,
 					Collectors.counting()));
-		return "Zone-aware assignment of group '" + this.groupId + "': " + members.size() + " members by zone " + zones
-				+ ", " + locality.partitions() + " partitions: " + locality.leaderZone()
-				+ " to a member in their leader's zone, " + locality.zoneLocal() + " read in-zone"
-				+ ((withheld > 0) ? ", " + withheld + " withheld until their owner revokes them" : "");
 	}
 
 	private static Balance balanceAfter(List<String> strategies) {

@@ -34,11 +34,14 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.admin.DescribeConfigsOptions;
+import org.apache.kafka.clients.admin.DescribeConsumerGroupsOptions;
 import org.apache.kafka.clients.admin.DescribeTopicsOptions;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.GroupType;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
@@ -78,6 +81,17 @@ final class ClusterInspector implements AutoCloseable {
 	}
 
 	ClusterView inspect(Collection<String> topics) throws Exception {
+		return inspect(topics, List.of());
+	}
+
+	/**
+	 * Read the cluster's facts for some topics and consumer groups.
+	 * @param topics the topics whose placement to read
+	 * @param groups the consumer groups whose assignor to read
+	 * @return the view
+	 * @throws Exception when the brokers cannot be read within the timeout
+	 */
+	ClusterView inspect(Collection<String> topics, Collection<String> groups) throws Exception {
 		Admin client = admin();
 		int millis = (int) this.timeout.toMillis();
 		Collection<Node> nodes = client.describeCluster(new DescribeClusterOptions().timeoutMs(millis))
@@ -121,7 +135,36 @@ final class ClusterInspector implements AutoCloseable {
 		}
 		addStoppedReplicas(racks, partitions.values());
 		return new ClusterView(racks, selectors.selectors(), selectors.problem(), partitions, topicProblems,
-				selectors.unreachable());
+				selectors.unreachable(), groups(client, groups, millis));
+	}
+
+	/**
+	 * Which assignor each group is assigned by: one describe request per group
+	 * coordinator. A group that cannot be described (not found yet, no {@code DESCRIBE}
+	 * on it, a coordinator moving) is left out: its assignment is unknown this refresh.
+	 */
+	private static Map<String, ClusterView.GroupAssignor> groups(Admin client, Collection<String> groupIds,
+			int millis) throws InterruptedException {
+		if (groupIds.isEmpty()) {
+			return Map.of();
+		}
+		Map<String, KafkaFuture<ConsumerGroupDescription>> described = client
+			.describeConsumerGroups(groupIds, new DescribeConsumerGroupsOptions().timeoutMs(millis))
+			.describedGroups();
+		long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+		Map<String, ClusterView.GroupAssignor> groups = new TreeMap<>();
+		for (Map.Entry<String, KafkaFuture<ConsumerGroupDescription>> entry : described.entrySet()) {
+			try {
+				ConsumerGroupDescription group = entry.getValue()
+					.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+				groups.put(entry.getKey(), new ClusterView.GroupAssignor(group.type() == GroupType.CONSUMER,
+						(group.partitionAssignor() != null) ? group.partitionAssignor() : ""));
+			}
+			catch (ExecutionException | java.util.concurrent.TimeoutException ex) {
+				// unknown this refresh
+			}
+		}
+		return groups;
 	}
 
 	/**

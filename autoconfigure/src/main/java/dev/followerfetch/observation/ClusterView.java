@@ -37,11 +37,13 @@ import org.apache.kafka.common.TopicPartition;
  * @param unreachable brokers this application could not reach in this refresh, with why:
  * asked for their configuration directly, they did not answer in time or the connection
  * failed
+ * @param groups how each consumer group asked about is assigned, by group id; a group
+ * the brokers did not describe is missing
  * @author follower-fetch authors
  */
 record ClusterView(Map<Integer, String> brokerRacks, Map<Integer, Selector> selectors, String selectorProblem,
 		Map<TopicPartition, Placement> partitions, Map<String, String> topicProblems,
-		Map<Integer, String> unreachable) {
+		Map<Integer, String> unreachable, Map<String, GroupAssignor> groups) {
 
 	/**
 	 * Nothing known yet.
@@ -50,11 +52,18 @@ record ClusterView(Map<Integer, String> brokerRacks, Map<Integer, Selector> sele
 
 	ClusterView {
 		unreachable = Map.copyOf(unreachable);
+		groups = Map.copyOf(groups);
+	}
+
+	ClusterView(Map<Integer, String> brokerRacks, Map<Integer, Selector> selectors, String selectorProblem,
+			Map<TopicPartition, Placement> partitions, Map<String, String> topicProblems,
+			Map<Integer, String> unreachable) {
+		this(brokerRacks, selectors, selectorProblem, partitions, topicProblems, unreachable, Map.of());
 	}
 
 	ClusterView(Map<Integer, String> brokerRacks, Map<Integer, Selector> selectors, String selectorProblem,
 			Map<TopicPartition, Placement> partitions, Map<String, String> topicProblems) {
-		this(brokerRacks, selectors, selectorProblem, partitions, topicProblems, Map.of());
+		this(brokerRacks, selectors, selectorProblem, partitions, topicProblems, Map.of(), Map.of());
 	}
 
 	/**
@@ -64,7 +73,7 @@ record ClusterView(Map<Integer, String> brokerRacks, Map<Integer, Selector> sele
 	 */
 	ClusterView withoutReachability() {
 		return new ClusterView(this.brokerRacks, this.selectors, this.selectorProblem, this.partitions,
-				this.topicProblems);
+				this.topicProblems, Map.of(), this.groups);
 	}
 
 	Set<String> racks() {
@@ -82,6 +91,19 @@ record ClusterView(Map<Integer, String> brokerRacks, Map<Integer, Selector> sele
 	 * @param rackAware whether it selects by rack
 	 */
 	record Selector(String className, boolean rackAware) {
+
+	}
+
+	/**
+	 * How a consumer group is assigned, as the brokers describe it.
+	 *
+	 * @param consumerProtocol whether the group uses the consumer group protocol
+	 * (KIP-848), whose brokers assign partitions
+	 * @param assignor the name of the assignor in effect: the classic protocol's chosen
+	 * strategy (for example {@code range}, {@code follower-fetch-zone-aware}), or the
+	 * brokers' assignor; empty while the group has no members
+	 */
+	record GroupAssignor(boolean consumerProtocol, String assignor) {
 
 	}
 

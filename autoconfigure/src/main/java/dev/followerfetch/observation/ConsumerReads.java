@@ -22,6 +22,7 @@ import java.util.Map;
 
 import dev.followerfetch.Policy;
 import dev.followerfetch.policy.ConsumerKind;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where one listener, Kafka Streams application, binding or other consumer of the
@@ -33,6 +34,10 @@ import dev.followerfetch.policy.ConsumerKind;
  * @param partitions assigned partitions
  * @param zoneLocalPartitions assigned partitions last read from a broker in this zone
  * @param crossZonePartitions assigned partitions last read from a broker in another zone
+ * @param zoneLocalLeaderPartitions those of the zone-local partitions read from their
+ * leader (the rest are read from an in-sync follower in this zone); a partition whose
+ * read location is not known yet (no fetch answer since it was assigned) is in none of
+ * the three counts
  * @param placementGaps partitions (of a locality consumer) without an in-sync replica in
  * this zone, at most a capped number of them
  * @param placementGapCount how many placement gaps there are in all
@@ -48,14 +53,19 @@ import dev.followerfetch.policy.ConsumerKind;
  * the consumer waits for it
  * @param localBytes bytes received from brokers in this zone since start-up
  * @param remoteBytes bytes received from brokers in other zones since start-up
+ * @param assignment which assignment is in effect for their consumer group:
+ * {@code zone-aware}, the classic protocol's strategy name (for example {@code range},
+ * {@code cooperative-sticky}, {@code stream}), {@code broker} for the consumer group
+ * protocol; {@code null} when unknown
  * @param details further facts about these consumers shown in the health details, for
  * example their {@code client.rack}
  * @author follower-fetch authors
  */
 public record ConsumerReads(ConsumerKind kind, String name, Policy policy, int partitions, int zoneLocalPartitions,
-		int crossZonePartitions, List<String> placementGaps, int placementGapCount, List<String> fallbackPartitions,
-		List<String> laggingPartitions, List<String> uncoveredPartitions, List<String> unreachablePartitions,
-		long localBytes, long remoteBytes, Map<String, Object> details) {
+		int crossZonePartitions, int zoneLocalLeaderPartitions, List<String> placementGaps, int placementGapCount,
+		List<String> fallbackPartitions, List<String> laggingPartitions, List<String> uncoveredPartitions,
+		List<String> unreachablePartitions, long localBytes, long remoteBytes, @Nullable String assignment,
+		Map<String, Object> details) {
 
 	public ConsumerReads {
 		details = Collections.unmodifiableMap(new LinkedHashMap<>(details));

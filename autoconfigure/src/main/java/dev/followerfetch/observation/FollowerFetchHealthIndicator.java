@@ -96,6 +96,10 @@ final class FollowerFetchHealthIndicator extends AbstractHealthIndicator {
 		details.put("partitions", reads.partitions());
 		details.put("zoneLocalPartitions", reads.zoneLocalPartitions());
 		details.put("crossZonePartitions", reads.crossZonePartitions());
+		details.put("zoneLocalLeaderPartitions", reads.zoneLocalLeaderPartitions());
+		if (reads.assignment() != null) {
+			details.put("assignment", reads.assignment());
+		}
 		details.put("placementGaps", reads.placementGaps());
 		if (reads.placementGapCount() > reads.placementGaps().size()) {
 			details.put("placementGapCount", reads.placementGapCount());

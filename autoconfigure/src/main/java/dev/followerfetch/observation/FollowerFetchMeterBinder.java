@@ -32,7 +32,8 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 /**
  * Meters over the {@link ReadLocalityMonitor}'s snapshot: partitions read in and out of
  * zone per listener, Streams application, binding or other consumer (its {@code kind}
- * tag), bytes received from each side, the rack in use and the state. Meters of a
+ * tag), the zone-local ones from the leader or a follower (its {@code replica} tag),
+ * bytes received from each side, the rack in use and the state. Meters of a
  * consumer are registered when it first appears in a snapshot; other consumers are named
  * by client id, so at most {@value #MAX_OTHER_CONSUMERS} of them get meters. Bytes each
  * producer factory sent to either side, at most {@value #MAX_PRODUCERS} factories.
@@ -96,15 +97,19 @@ final class FollowerFetchMeterBinder implements MeterBinder {
 				if (!this.bound.add(kind.tag() + ":" + name + "@" + System.identityHashCode(registry))) {
 					continue;
 				}
+				for (Replica replica : Replica.values()) {
+					Gauge
+						.builder("follower.fetch.partitions", this.monitor,
+								(monitor) -> partitions(monitor, kind, name, replica))
+						.description("Assigned partitions last read from a broker in this zone (local: from the "
+								+ "leader or an in-sync follower) or another (remote)")
+						.tags(Tags.of("listener", name, "kind", kind.tag(), "policy", policy, "zone",
+								replica.local ? "local" : "remote", "replica", replica.tag))
+						.register(registry);
+				}
 				for (boolean local : new boolean[] { true, false }) {
 					Tags tags = Tags.of("listener", name, "kind", kind.tag(), "policy", policy, "zone",
 							local ? "local" : "remote");
-					Gauge
-						.builder("follower.fetch.partitions", this.monitor,
-								(monitor) -> partitions(monitor, kind, name, local))
-						.description("Assigned partitions last read from a broker in this zone (local) or another (remote)")
-						.tags(tags)
-						.register(registry);
 					FunctionCounter
 						.builder("follower.fetch.bytes", this.monitor, (monitor) -> monitor.bytes(kind, name, local))
 						.description("Bytes received from brokers in this zone (local) or another (remote)")
@@ -141,12 +146,34 @@ final class FollowerFetchMeterBinder implements MeterBinder {
 		}
 	}
 
-	private static double partitions(ReadLocalityMonitor monitor, ConsumerKind kind, String name, boolean local) {
+	private static double partitions(ReadLocalityMonitor monitor, ConsumerKind kind, String name, Replica replica) {
 		ConsumerReads reads = monitor.snapshot().of(kind).get(name);
 		if (reads == null) {
 			return 0;
 		}
-		return local ? reads.zoneLocalPartitions() : reads.crossZonePartitions();
+		return switch (replica) {
+			case LOCAL_LEADER -> reads.zoneLocalLeaderPartitions();
+			case LOCAL_FOLLOWER -> reads.zoneLocalPartitions() - reads.zoneLocalLeaderPartitions();
+			case REMOTE -> reads.crossZonePartitions();
+		};
+	}
+
+	/**
+	 * Where a partition is read from, as the {@code zone} and {@code replica} tags say.
+	 */
+	private enum Replica {
+
+		LOCAL_LEADER(true, "leader"), LOCAL_FOLLOWER(true, "follower"), REMOTE(false, "any");
+
+		private final boolean local;
+
+		private final String tag;
+
+		Replica(boolean local, String tag) {
+			this.local = local;
+			this.tag = tag;
+		}
+
 	}
 
 }

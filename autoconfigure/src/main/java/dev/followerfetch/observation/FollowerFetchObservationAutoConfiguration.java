@@ -94,20 +94,21 @@ public final class FollowerFetchObservationAutoConfiguration {
 			FollowerFetchProperties.Observation observation = properties.getObservation();
 			requirePositive("follower-fetch.observation.refresh-interval", observation.getRefreshInterval(), "30s");
 			requirePositive("follower-fetch.observation.timeout", observation.getTimeout(), "5s");
-			Duration fallbackGrace = observation.getFallbackGrace();
-			if (fallbackGrace == null || fallbackGrace.isNegative()) {
-				throw new InvalidConfigurationPropertyValueException("follower-fetch.observation.fallback-grace",
-						fallbackGrace, "Must be zero or a positive duration, for example 2m.");
-			}
+			requireNotNegative("follower-fetch.observation.fallback-grace", observation.getFallbackGrace(), "2m");
 			if (observation.getMaxListedPartitions() < 0) {
 				throw new InvalidConfigurationPropertyValueException("follower-fetch.observation.max-listed-partitions",
 						observation.getMaxListedPartitions(), "Must be zero or more.");
 			}
 			ClusterInspectors inspectors = new ClusterInspectors(() -> adminConfig(kafkaAdmin),
 					observation.getTimeout());
+			FollowerFetchProperties.Assignment assignment = properties.getAssignment();
+			requireNotNegative("follower-fetch.assignment.realign-grace", assignment.getRealignGrace(), "2m");
+			requireNotNegative("follower-fetch.assignment.realign-interval", assignment.getRealignInterval(), "10m");
 			MonitorSettings settings = new MonitorSettings(observation.getRefreshInterval(),
 					observation.getFallbackGrace(), observation.getTimeout(), observation.getMaxListedPartitions(),
-					defaultPolicy(properties));
+					defaultPolicy(properties),
+					new AssignmentRealigner.Settings(assignment.isEnabled() && assignment.isRealign(),
+							assignment.getRealignGrace(), assignment.getRealignInterval()));
 			OtherConsumers others = observation.isOtherConsumers() ? otherConsumers(properties, decider) : null;
 			return new ReadLocalityMonitor(detectedRack::getObject, () -> sources.orderedStream().toList(), others,
 					() -> producers.stream().flatMap((observed) -> observed.find().stream()).toList(), inspectors,
@@ -144,6 +145,13 @@ public final class FollowerFetchObservationAutoConfiguration {
 				throw new IllegalStateException("no single KafkaAdmin bean to read the cluster with");
 			}
 			return admin.getConfigurationProperties();
+		}
+
+		private static void requireNotNegative(String property, Duration value, String example) {
+			if (value == null || value.isNegative()) {
+				throw new InvalidConfigurationPropertyValueException(property, value,
+						"Must be zero or a positive duration, for example " + example + ".");
+			}
 		}
 
 		private static void requirePositive(String property, Duration value, String example) {

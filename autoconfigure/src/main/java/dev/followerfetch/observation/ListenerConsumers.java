@@ -24,6 +24,7 @@ import java.util.function.Supplier;
 import dev.followerfetch.application.ListenerContainers;
 import dev.followerfetch.policy.ConsumerKind;
 import dev.followerfetch.policy.ListenerPolicies;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
@@ -52,9 +53,12 @@ final class ListenerConsumers implements ObservedConsumers {
 		for (MessageListenerContainer container : this.containers.get()) {
 			String id = container.getListenerId();
 			if (id != null) {
-				found.add(new ObservedConsumer(ConsumerKind.LISTENER, id, this.policies.of(container).policy(),
-						ListenerContainers.consumerConfig(container), assigned(container), () -> metrics(container),
-						Map.of()));
+				Map<String, Object> config = ListenerContainers.consumerConfig(container);
+				if (container.getGroupId() != null) {
+					config.put(ConsumerConfig.GROUP_ID_CONFIG, container.getGroupId());
+				}
+				found.add(new ObservedConsumer(ConsumerKind.LISTENER, id, this.policies.of(container).policy(), config,
+						assigned(container), () -> metrics(container), Map.of(), container::enforceRebalance));
 			}
 		}
 		return found;

@@ -24,9 +24,11 @@ import java.util.function.Supplier;
 
 import dev.followerfetch.Policy;
 import dev.followerfetch.policy.ConsumerKind;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One named group of consumers the application reads with: a listener's, a Kafka Streams
@@ -44,16 +46,44 @@ import org.apache.kafka.common.TopicPartition;
  * {@code MessageListenerContainer.metrics()} gives them
  * @param details further facts shown in their health section, for example their
  * {@code client.rack}
+ * @param rebalance asks their consumer group to rebalance, from any thread (a listener
+ * container's {@code enforceRebalance()}), or {@code null} when the source cannot
  * @author follower-fetch authors
  */
 public record ObservedConsumer(ConsumerKind kind, String name, Policy policy, Map<String, Object> config,
 		Collection<TopicPartition> assigned, Supplier<Map<String, Map<MetricName, ? extends Metric>>> metrics,
-		Map<String, Object> details) {
+		Map<String, Object> details, @Nullable Runnable rebalance) {
 
 	public ObservedConsumer {
 		config = (config != null) ? Collections.unmodifiableMap(new LinkedHashMap<>(config)) : Map.of();
 		assigned = (assigned != null) ? List.copyOf(assigned) : null;
 		details = (details != null) ? Collections.unmodifiableMap(new LinkedHashMap<>(details)) : Map.of();
+	}
+
+	/**
+	 * Consumers whose group cannot be asked to rebalance.
+	 * @param kind how the application consumes
+	 * @param name the listener id, application id or binding name
+	 * @param policy their fetch policy
+	 * @param config their effective configuration
+	 * @param assigned the partitions assigned to them, or {@code null}
+	 * @param metrics their client metrics by client id
+	 * @param details further facts shown in their health section
+	 */
+	public ObservedConsumer(ConsumerKind kind, String name, Policy policy, Map<String, Object> config,
+			Collection<TopicPartition> assigned, Supplier<Map<String, Map<MetricName, ? extends Metric>>> metrics,
+			Map<String, Object> details) {
+		this(kind, name, policy, config, assigned, metrics, details, null);
+	}
+
+	/**
+	 * The consumer group they belong to: {@code group.id}, or a Kafka Streams
+	 * application's {@code application.id}.
+	 * @return the group id, or {@code null} when their configuration names none
+	 */
+	public @Nullable String group() {
+		Object group = this.config.getOrDefault(ConsumerConfig.GROUP_ID_CONFIG, this.config.get("application.id"));
+		return (group != null && !group.toString().isBlank()) ? group.toString() : null;
 	}
 
 }

@@ -25,7 +25,10 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.followerfetch.Policy;
+import dev.followerfetch.assignment.AssignmentStrategy;
+import dev.followerfetch.assignment.ZoneAwareAssignor;
 import org.apache.kafka.common.TopicPartition;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Judges read locality from facts alone, without Kafka: where one consumer reads each of
@@ -37,6 +40,10 @@ import org.apache.kafka.common.TopicPartition;
 final class ReadLocalityJudge {
 
 	static final String CLIENT_RACK = "clientRack";
+
+	static final String ZONE_AWARE_ASSIGNMENT = "zone-aware";
+
+	static final String BROKER_ASSIGNMENT = "broker";
 
 	private final int maxListedPartitions;
 
@@ -64,6 +71,7 @@ final class ReadLocalityJudge {
 			answered.addAll(client.answered());
 		});
 		int local = 0;
+		int localLeader = 0;
 		int cross = 0;
 		boolean fetched = false;
 		List<String> gaps = new ArrayList<>();
@@ -97,6 +105,9 @@ final class ReadLocalityJudge {
 			boolean inZone = rack != null && rack.equals(view.rackOf(readFrom));
 			if (inZone) {
 				local++;
+				if (replica < 0) {
+					localLeader++;
+				}
 			}
 			else {
 				cross++;
@@ -111,9 +122,27 @@ final class ReadLocalityJudge {
 			details.put(CLIENT_RACK, inferClientRack(readReplicas, answered, view));
 		}
 		ConsumerReads summary = new ConsumerReads(consumer.kind(), consumer.name(), policy,
-				subject.assigned().size(), local, cross, listed(gaps), gaps.size(), listed(fallback), listed(lagging),
-				listed(uncovered), listed(unreachable), bytes.local(), bytes.remote(), details);
+				subject.assigned().size(), local, cross, localLeader, listed(gaps), gaps.size(), listed(fallback),
+				listed(lagging), listed(uncovered), listed(unreachable), bytes.local(), bytes.remote(),
+				assignment(consumer, view), details);
 		return new Judged(summary, fetched);
+	}
+
+	/**
+	 * Which assignment is in effect for a consumer's group: the brokers' description of
+	 * the group, else what its configuration says of the group protocol.
+	 */
+	static @Nullable String assignment(ObservedConsumer consumer, ClusterView view) {
+		String group = consumer.group();
+		ClusterView.GroupAssignor described = (group != null) ? view.groups().get(group) : null;
+		if ((described != null && described.consumerProtocol())
+				|| AssignmentStrategy.usesConsumerProtocol(consumer.config())) {
+			return BROKER_ASSIGNMENT;
+		}
+		if (described == null || described.assignor().isEmpty()) {
+			return null;
+		}
+		return ZoneAwareAssignor.NAME.equals(described.assignor()) ? ZONE_AWARE_ASSIGNMENT : described.assignor();
 	}
 
 	/**
@@ -311,6 +340,21 @@ final class ReadLocalityJudge {
 	 */
 	record Subject(ObservedConsumer consumer, boolean declared, Collection<TopicPartition> assigned,
 			Collection<ClientMetrics> clients) {
+
+		/**
+		 * This consumer with one more fact for its health details.
+		 * @param key the detail's name
+		 * @param value its value
+		 * @return the consumer with the detail
+		 */
+		Subject withDetail(String key, Object value) {
+			Map<String, Object> details = new LinkedHashMap<>(this.consumer.details());
+			details.put(key, value);
+			ObservedConsumer observed = new ObservedConsumer(this.consumer.kind(), this.consumer.name(),
+					this.consumer.policy(), this.consumer.config(), this.consumer.assigned(), this.consumer.metrics(),
+					details, this.consumer.rebalance());
+			return new Subject(observed, this.declared, this.assigned, this.clients);
+		}
 
 	}
 

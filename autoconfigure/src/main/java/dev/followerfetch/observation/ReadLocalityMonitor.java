@@ -23,6 +23,7 @@ import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,6 +42,7 @@ import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 import dev.followerfetch.Policy;
+import dev.followerfetch.assignment.ZoneAwareAssignor;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.observation.ObservedProducers.ObservedProducer;
 import dev.followerfetch.observation.ReadLocalityJudge.Cluster;
@@ -89,6 +91,8 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 
 	private final StateLog stateLog = new StateLog();
 
+	private final AssignmentRealigner realigner;
+
 	private final Map<String, Long> conditionSince = new HashMap<>();
 
 	private final List<Consumer<FollowerFetchSnapshot>> refreshListeners = new CopyOnWriteArrayList<>();
@@ -112,6 +116,7 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 		this.settings = settings;
 		this.clock = clock;
 		this.judge = new ReadLocalityJudge(settings.maxListedPartitions());
+		this.realigner = new AssignmentRealigner(ZoneAwareAssignor::leaderships, settings.realign(), clock);
 		this.snapshot = new FollowerFetchSnapshot(FollowerFetchState.STARTING, null, null, Set.of(), "unknown",
 				Map.of(), List.of("not refreshed yet"), clock.instant());
 	}
@@ -214,10 +219,18 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 		List<Cluster> judged = new ArrayList<>();
 		Set<String> conditionsSeen = new HashSet<>();
 		long now = System.nanoTime();
+		Map<Subject, ClusterView> viewOf = new IdentityHashMap<>();
+		byCluster.forEach((inspector, subjects) -> subjects
+			.forEach((subject) -> viewOf.put(subject, views.getOrDefault(inspector, ClusterView.UNKNOWN))));
+		Map<String, Map<String, Object>> groups = this.realigner.check(all, viewOf::get);
 		for (Map.Entry<ClusterInspector, List<Subject>> cluster : byCluster.entrySet()) {
 			ClusterView view = views.getOrDefault(cluster.getKey(), ClusterView.UNKNOWN);
 			List<Judged> clusterReads = new ArrayList<>();
-			for (Subject subject : cluster.getValue()) {
+			for (Subject listed : cluster.getValue()) {
+				Map<String, Object> group = (listed.consumer().kind() == ConsumerKind.LISTENER)
+						? groups.get(listed.consumer().name()) : null;
+				Subject subject = (group != null)
+						? listed.withDetail(AssignmentRealigner.GROUP_ASSIGNMENT, group) : listed;
 				String key = key(subject.consumer().kind(), subject.consumer().name());
 				ZoneBytes.Totals bytes = this.receivedBytes.count(key, subject.clients(), view, rack);
 				Judged reads = this.judge.judge(subject, view, rack,
@@ -305,13 +318,20 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 		String of = (cluster != null) ? " of " + cluster : (severalClusters ? " of the application's KafkaAdmin" : "");
 		String brokers = "brokers" + of;
 		Set<String> topics = new TreeSet<>(producerTopics);
-		subjects.forEach((subject) -> subject.assigned().forEach((tp) -> topics.add(tp.topic())));
+		Set<String> groups = new TreeSet<>();
+		subjects.forEach((subject) -> {
+			subject.assigned().forEach((tp) -> topics.add(tp.topic()));
+			if (subject.consumer().group() != null) {
+				groups.add(subject.consumer().group());
+			}
+		});
+		topics.addAll(this.realigner.topics(subjects));
 		if (Thread.currentThread().isInterrupted()) {
 			return this.lastViews.get(inspector);
 		}
 		ClusterView view;
 		try {
-			view = inspector.inspect(topics);
+			view = inspector.inspect(topics, groups);
 			this.lastViews.put(inspector, view);
 		}
 		catch (InterruptedException ex) {
@@ -451,9 +471,16 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 	 * @param maxListedPartitions how many partitions a list in the details shows at most
 	 * @param defaultPolicy the policy of consumers that say nothing, which decides whether
 	 * the rack matters while there is no consumer
+	 * @param realign how zone-aware assignments are kept in step with the leaders
 	 */
 	record MonitorSettings(Duration refreshInterval, Duration fallbackGrace, Duration timeout,
-			int maxListedPartitions, Policy defaultPolicy) {
+			int maxListedPartitions, Policy defaultPolicy, AssignmentRealigner.Settings realign) {
+
+		MonitorSettings(Duration refreshInterval, Duration fallbackGrace, Duration timeout, int maxListedPartitions,
+				Policy defaultPolicy) {
+			this(refreshInterval, fallbackGrace, timeout, maxListedPartitions, defaultPolicy,
+					new AssignmentRealigner.Settings(false, Duration.ZERO, Duration.ZERO));
+		}
 
 	}
 

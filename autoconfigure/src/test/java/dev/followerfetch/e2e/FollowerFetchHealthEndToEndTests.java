@@ -114,9 +114,13 @@ class FollowerFetchHealthEndToEndTests {
 			double paymentsRemote = bytes(registry, "payments", "remote");
 			assertThat(paymentsRemote / (paymentsLocal + paymentsRemote)).isBetween(0.5, 0.8);
 			assertThat(registry.get("follower.fetch.partitions")
-				.tags("listener", "analytics", "policy", "locality", "zone", "local")
+				.tags("listener", "analytics", "policy", "locality", "zone", "local", "replica", "leader")
 				.gauge()
-				.value()).isEqualTo(6);
+				.value()).isEqualTo(2);
+			assertThat(registry.get("follower.fetch.partitions")
+				.tags("listener", "analytics", "policy", "locality", "zone", "local", "replica", "follower")
+				.gauge()
+				.value()).isEqualTo(4);
 		});
 		Gauge rack = registry.get("follower.fetch.rack").gauge();
 		assertThat(rack.getId().getTag("rack")).isEqualTo("az-b");

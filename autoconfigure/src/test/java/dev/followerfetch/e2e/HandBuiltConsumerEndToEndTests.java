@@ -116,7 +116,7 @@ class HandBuiltConsumerEndToEndTests {
 			MeterRegistry registry = context.getBean(MeterRegistry.class);
 			await().atMost(TIMEOUT).untilAsserted(() -> {
 				assertThat(registry.get("follower.fetch.partitions")
-					.tags("listener", "hand-built-plain", "kind", "other", "zone", "remote")
+					.tags("listener", "hand-built-plain", "kind", "other", "zone", "remote", "replica", "any")
 					.gauge()
 					.value()).isEqualTo(2);
 				assertThat(registry.get("follower.fetch.bytes")

@@ -99,7 +99,7 @@ class StateLogTests {
 	@Test
 	void enteringUnreachableNamesThePartitionsEachConsumerWaitsFor(CapturedOutput output) {
 		ConsumerReads reads = new ConsumerReads(ConsumerKind.LISTENER, "analytics", Policy.LOCALITY, 3, 3, 0,
-				List.of(), 0, List.of(), List.of(), List.of(), List.of("t-0", "t-2"), 0, 0, Map.of());
+				1, List.of(), 0, List.of(), List.of(), List.of(), List.of("t-0", "t-2"), 0, 0, null, Map.of());
 		this.log.refreshed(new FollowerFetchSnapshot(FollowerFetchState.UNREACHABLE, "az-b", "property", Set.of("az-b"),
 				"unknown", Map.of(ConsumerKind.LISTENER, Map.of("analytics", reads)), List.of(), Instant.now()));
 		assertThat(lines(output, "follower-fetch state")).singleElement()
@@ -159,7 +159,7 @@ class StateLogTests {
 	private FollowerFetchSnapshot snapshot(FollowerFetchState state, List<String> problems) {
 		List<String> partitions = List.of("t-0", "t-2");
 		ConsumerReads reads = new ConsumerReads(ConsumerKind.LISTENER, "payments", Policy.LOCALITY, 3, 1, 2,
-				List.of(), 0, partitions, partitions, List.of(), List.of(), 0, 0, Map.of());
+				1, List.of(), 0, partitions, partitions, List.of(), List.of(), 0, 0, null, Map.of());
 		return new FollowerFetchSnapshot(state, "az-x", "env:KAFKA_CLIENT_RACK", Set.of("az-a", "az-b", "az-c"),
 				"default (LeaderSelector) on brokers [0]", Map.of(ConsumerKind.LISTENER, Map.of("payments", reads)),
 				problems, Instant.parse("2026-01-01T00:00:00Z").plusSeconds(10L * this.refresh++));
