@@ -15,36 +15,22 @@
  */
 package dev.followerfetch.e2e;
 
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
+import java.util.Set;
 
-import dev.followerfetch.FetchPolicy;
-import dev.followerfetch.Policy;
+import dev.followerfetch.e2e.ZonedInstances.Instance;
 import dev.followerfetch.test.ConsumerReadStats;
 import dev.followerfetch.test.MultiZoneKafkaExtension;
-import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.TopicPartitionInfo;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.context.annotation.Bean;
-import org.springframework.kafka.annotation.KafkaListener;
-import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
-import org.springframework.kafka.listener.MessageListenerContainer;
-
+import static dev.followerfetch.e2e.ZonedInstances.FRESHNESS;
+import static dev.followerfetch.e2e.ZonedInstances.LISTENERS;
+import static dev.followerfetch.e2e.ZonedInstances.LOCALITY;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -53,175 +39,155 @@ import static org.awaitility.Awaitility.await;
  * three-zone cluster: the zone-aware assignor gives each partition to the instance in
  * its leader's zone, so the FRESHNESS listener reads its leaders without crossing zones
  * and the LOCALITY listener reads in-zone leaders instead of followers. Judged from the
- * consumers' own metrics: bytes per broker, preferred read replica, assignment.
+ * consumers' own metrics (bytes per broker, preferred read replica, assignment) and
+ * each instance's health.
  *
  * @author follower-fetch authors
  */
 class ZoneAwareAssignmentEndToEndTests {
 
-	private static final List<String> ZONES = List.of("az-a", "az-b", "az-c");
-
-	private static final int RECORDS = 1200;
-
-	private static final Duration TIMEOUT = Duration.ofSeconds(60);
+	private static final int RECORDS = 600;
 
 	@RegisterExtension
 	static final MultiZoneKafkaExtension kafka = MultiZoneKafkaExtension.withZones("az-a", "az-b", "az-c");
 
 	@Test
 	void instancesInEveryZoneReadEveryPartitionFromALeaderInTheirZoneWhateverTheirPolicy() {
-		readsFromInZoneLeaders("orders", List.of());
+		try (ZonedInstances instances = ZonedInstances.start(kafka.cluster(), "orders", 3, List.of("az-a", "az-b", "az-c"))) {
+			readsFromInZoneLeadersOnly(instances);
+		}
 	}
 
 	@Test
-	void theCooperativeProtocolReachesTheSameAssignmentInTwoRebalancesWithoutOwningAPartitionTwice() {
-		readsFromInZoneLeaders("refunds", List.of(
-				"spring.kafka.consumer.properties.partition.assignment.strategy=" + CooperativeStickyAssignor.class.getName()));
-	}
-
-	private void readsFromInZoneLeaders(String topic, List<String> properties) {
-		kafka.cluster().createTopicLedByEveryZone(topic, 6, 3);
-		List<Instance> instances = new ArrayList<>();
-		try {
-			for (String zone : ZONES) {
-				instances.add(Instance.start(zone, topic, properties));
-			}
-			for (String listener : List.of(ZonedListeners.LOCALITY, ZonedListeners.FRESHNESS)) {
-				awaitAlignment(topic, instances, listener);
-			}
-			Map<String, Map<String, ConsumerReadStats>> before = stats(instances);
-			kafka.cluster().produce(topic, RECORDS, 1024);
-			for (String listener : List.of(ZonedListeners.LOCALITY, ZonedListeners.FRESHNESS)) {
-				await(listener + " group receives every record").atMost(TIMEOUT)
-					.until(() -> instances.stream().mapToInt((instance) -> instance.listeners.received(listener)).sum() >= RECORDS);
-			}
-			Map<String, Map<String, ConsumerReadStats>> after = stats(instances);
-			for (String listener : List.of(ZonedListeners.LOCALITY, ZonedListeners.FRESHNESS)) {
-				long total = 0;
-				long crossZone = 0;
-				for (Instance instance : instances) {
-					ConsumerReadStats read = after.get(instance.zone).get(listener).since(before.get(instance.zone).get(listener));
-					Map<String, Long> byZone = read.bytesByZone(kafka.cluster()::rackOf);
-					total += read.totalBytes();
-					crossZone += read.totalBytes() - byZone.getOrDefault(instance.zone, 0L);
-					assertThat(read.preferredReadReplicas()).as("%s in %s reads its leaders", listener, instance.zone)
-						.hasSize(2)
-						.allSatisfy((tp, replica) -> assertThat(replica).isEqualTo(ConsumerReadStats.LEADER));
-				}
-				double fraction = (double) crossZone / total;
-				System.out.printf("zone-aware %s %s: %d of %d bytes across zones (%.2f%%)%n", topic, listener, crossZone,
-						total, 100 * fraction);
-				assertThat(fraction).as("%s bytes across zones", listener)
-					.isLessThanOrEqualTo(listener.equals(ZonedListeners.LOCALITY) ? 0.005 : 0.01);
-			}
-			for (String listener : List.of(ZonedListeners.LOCALITY, ZonedListeners.FRESHNESS)) {
-				assertThat(instances.stream().mapToInt((instance) -> instance.listeners.received(listener)).sum())
-					.as("%s records received", listener)
-					.isEqualTo(RECORDS);
-				assertThat(instances).as("%s records received twice", listener)
-					.allSatisfy((instance) -> assertThat(instance.listeners.deliveries(listener))
-						.isEqualTo(instance.listeners.received(listener)));
-			}
-		}
-		finally {
-			instances.forEach((instance) -> instance.context.close());
+	void theCooperativeProtocolReachesTheSameAssignmentWithoutOwningAPartitionTwice() {
+		try (ZonedInstances instances = ZonedInstances.start(kafka.cluster(), "refunds", 3,
+				List.of("az-a", "az-b", "az-c"), "spring.kafka.consumer.properties.partition.assignment.strategy="
+						+ CooperativeStickyAssignor.class.getName())) {
+			readsFromInZoneLeadersOnly(instances);
 		}
 	}
 
-	/**
-	 * Wait until every partition of the topic is assigned to the listener's consumer in
-	 * its leader's zone, once each.
-	 */
-	private static void awaitAlignment(String topic, List<Instance> instances, String listener) {
-		TopicDescription description = kafka.cluster().describeTopic(topic);
-		await(listener + " partitions assigned to their leaders' zones").atMost(TIMEOUT).untilAsserted(() -> {
-			Map<TopicPartition, String> assignedTo = new TreeMap<>((a, b) -> Integer.compare(a.partition(), b.partition()));
-			for (Instance instance : instances) {
-				Collection<TopicPartition> assigned = instance.container(listener).getAssignedPartitions();
-				assertThat(assigned).as("%s in %s", listener, instance.zone).isNotNull();
-				assigned.forEach((tp) -> assertThat(assignedTo.put(tp, instance.zone)).as("%s assigned twice", tp).isNull());
+	@Test
+	void withTwoReplicasPerPartitionBothPoliciesReadInZoneWhereTheLeadersAllow() {
+		try (ZonedInstances instances = ZonedInstances.start(kafka.cluster(), "invoices", 2,
+				List.of("az-a", "az-b", "az-c"))) {
+			readsFromInZoneLeadersOnly(instances);
+		}
+	}
+
+	@Test
+	void unevenInstancesKeepTheBalanceAndReadFromInZoneLeadersAsFarAsItAllows() {
+		try (ZonedInstances instances = ZonedInstances.start(kafka.cluster(), "shipments", 3,
+				List.of("az-a", "az-a", "az-b"))) {
+			for (String listener : LISTENERS) {
+				instances.awaitAssignment(listener, (owners) -> assertThat(instances.all())
+					.allSatisfy((instance) -> assertThat(instance.assigned(listener)).as("in %s", instance.id()).hasSize(2)));
 			}
-			for (TopicPartitionInfo partition : description.partitions()) {
-				assertThat(assignedTo.get(new TopicPartition(topic, partition.partition())))
-					.as("owner of %s-%d", topic, partition.partition())
-					.isEqualTo(kafka.cluster().rackOf(partition.leader().id()));
+			Map<String, Map<String, ConsumerReadStats>> before = instances.stats();
+			kafka.cluster().produce("shipments", RECORDS, 1024);
+			instances.awaitReceived(RECORDS);
+			ZonedInstances.Traffic locality = instances.traffic(LOCALITY, before);
+			ZonedInstances.Traffic freshness = instances.traffic(FRESHNESS, before);
+			Map<String, Object> group = instances.groupAssignment(FRESHNESS);
+			System.out.printf("uneven (az-a x2, az-b x1, az-c none): LOCALITY %.2f%% across zones, FRESHNESS %.2f%%; "
+					+ "partitions in their leader's zone %s of 6, the leaders allow %s%n", 100 * locality.crossZoneFraction(),
+					100 * freshness.crossZoneFraction(), group.get("leaderZonePartitions"),
+					group.get("leaderZonePartitionsAllowed"));
+			assertThat(group).containsEntry("leaderZonePartitions", 4)
+				.containsEntry("leaderZonePartitionsAllowed", 4)
+				.containsEntry("membersByZone", Map.of("az-a", 2, "az-b", 1));
+			assertThat(locality.crossZoneFraction()).isLessThanOrEqualTo(0.005);
+			// the two partitions led in az-c are read across zones by FRESHNESS, from an az-a follower by LOCALITY
+			assertThat(freshness.crossZoneFraction()).isBetween(0.30, 0.37);
+		}
+	}
+
+	@Test
+	void anInstanceWithoutZoneAwareAssignmentJoinsAndLeavesWithoutLossAndTheGroupRealignsAfterIt() {
+		try (ZonedInstances instances = ZonedInstances.start(kafka.cluster(), "payouts", 3,
+				List.of("az-a", "az-b", "az-c"));
+				SteadyProducer producer = SteadyProducer.start(kafka.cluster().bootstrapServers(), "payouts", 50)) {
+			for (String listener : LISTENERS) {
+				instances.awaitAlignment(listener);
 			}
-		});
-	}
-
-	private static Map<String, Map<String, ConsumerReadStats>> stats(List<Instance> instances) {
-		Map<String, Map<String, ConsumerReadStats>> stats = new TreeMap<>();
-		for (Instance instance : instances) {
-			for (String listener : List.of(ZonedListeners.LOCALITY, ZonedListeners.FRESHNESS)) {
-				stats.computeIfAbsent(instance.zone, (zone) -> new TreeMap<>())
-					.put(listener, Listeners.readStats(instance.context, listener));
+			Instance old = instances.add("az-b", "follower-fetch.assignment.enabled=false");
+			for (String listener : LISTENERS) {
+				await(listener + " on the strategy every member offers").atMost(ZonedInstances.TIMEOUT)
+					.untilAsserted(() -> {
+						assertThat(old.assigned(listener)).isNotEmpty();
+						assertThat(instances.all().get(0).listenerHealth(listener)).containsEntry("assignment", "range");
+					});
+			}
+			instances.remove(old);
+			for (String listener : LISTENERS) {
+				instances.awaitAlignment(listener);
+				await(listener + " zone-aware again").atMost(ZonedInstances.TIMEOUT)
+					.untilAsserted(() -> assertThat(instances.all().get(0).listenerHealth(listener))
+						.containsEntry("assignment", "zone-aware"));
+			}
+			producer.stop();
+			assertThat(producer.failures()).isEmpty();
+			Set<String> produced = producer.acknowledged().keySet();
+			List<Instance> everyInstance = new ArrayList<>(instances.all());
+			everyInstance.add(old);
+			for (String listener : LISTENERS) {
+				await(listener + " receives every acknowledged record").atMost(ZonedInstances.TIMEOUT).until(() -> {
+					Set<String> received = new HashSet<>();
+					everyInstance.forEach((instance) -> received.addAll(instance.listeners().keys(listener).keySet()));
+					return received.containsAll(produced);
+				});
+				int deliveries = everyInstance.stream().mapToInt((instance) -> instance.listeners().deliveries(listener)).sum();
+				Set<String> distinct = new HashSet<>();
+				everyInstance.forEach((instance) -> distinct.addAll(instance.listeners().keys(listener).keySet()));
+				System.out.printf("rolling upgrade %s: %d records produced, %d received, %d delivered twice%n", listener,
+						produced.size(), distinct.size(), deliveries - distinct.size());
+				assertThat(distinct).containsExactlyInAnyOrderElementsOf(produced);
+				assertThat(deliveries).as("%s records delivered twice", listener).isEqualTo(distinct.size());
 			}
 		}
-		return stats;
 	}
 
-	private record Instance(String zone, ConfigurableApplicationContext context, Listeners listeners) {
-
-		static Instance start(String zone, String topic, List<String> properties) {
-			List<String> all = new ArrayList<>(List.of("spring.kafka.bootstrap-servers=" + kafka.cluster().bootstrapServers(),
-					"spring.kafka.consumer.auto-offset-reset=earliest",
-					"spring.kafka.consumer.key-deserializer=" + ByteArrayDeserializer.class.getName(),
-					"spring.kafka.consumer.value-deserializer=" + ByteArrayDeserializer.class.getName(),
-					"follower-fetch.rack=" + zone, "follower-fetch.observation.refresh-interval=500ms",
-					"follower-fetch.observation.other-consumers=false", "zoned.topic=" + topic));
-			all.addAll(properties);
-			ConfigurableApplicationContext context = new SpringApplicationBuilder(ZonedApplication.class)
-				.web(WebApplicationType.NONE)
-				.properties(all.toArray(String[]::new))
-				.run();
-			return new Instance(zone, context, context.getBean(Listeners.class));
+	@Test
+	void aGroupOnTheConsumerGroupProtocolIsReportedAsAssignedByTheBrokers() {
+		try (ZonedInstances instances = ZonedInstances.start(kafka.cluster(), "audits", 3, List.of("az-a", "az-b"),
+				"spring.kafka.consumer.properties.group.protocol=consumer")) {
+			kafka.cluster().produce("audits", 60, 100);
+			instances.awaitReceived(60);
+			for (Instance instance : instances.all()) {
+				await("the consumer protocol reported").atMost(ZonedInstances.TIMEOUT)
+					.untilAsserted(() -> assertThat(instance.listenerHealth(FRESHNESS)).containsEntry("assignment", "broker"));
+			}
 		}
-
-		MessageListenerContainer container(String listener) {
-			return this.context.getBean(KafkaListenerEndpointRegistry.class).getListenerContainer(listener);
-		}
-
 	}
 
-	@SpringBootConfiguration
-	@EnableAutoConfiguration
-	static class ZonedApplication {
-
-		@Bean
-		Listeners listeners() {
-			return new Listeners();
+	private static void readsFromInZoneLeadersOnly(ZonedInstances instances) {
+		for (String listener : LISTENERS) {
+			instances.awaitAlignment(listener);
 		}
-
-		@Bean
-		ZonedListeners zonedListeners(Listeners listeners) {
-			return new ZonedListeners(listeners);
+		Map<String, Map<String, ConsumerReadStats>> before = instances.stats();
+		kafka.cluster().produce(instances.topic(), RECORDS, 1024);
+		instances.awaitReceived(RECORDS);
+		for (String listener : LISTENERS) {
+			ZonedInstances.Traffic traffic = instances.traffic(listener, before);
+			System.out.printf("zone-aware %s %s: %d of %d bytes across zones (%.2f%%)%n", instances.topic(), listener,
+					traffic.crossZone(), traffic.total(), 100 * traffic.crossZoneFraction());
+			assertThat(traffic.crossZoneFraction()).as("%s bytes across zones", listener)
+				.isLessThanOrEqualTo(listener.equals(LOCALITY) ? 0.005 : 0.01);
+			assertThat(traffic.readReplicas()).as("%s reads from the leaders", listener)
+				.hasSize(6)
+				.allSatisfy((tp, replica) -> assertThat(replica).isEqualTo(ConsumerReadStats.LEADER));
+			instances.assertReceivedOnce(listener, RECORDS);
+			for (Instance instance : instances.all()) {
+				await(listener + " health in " + instance.zone()).atMost(ZonedInstances.TIMEOUT).untilAsserted(() -> {
+					assertThat(instance.health()).containsEntry("state", "ACTIVE");
+					assertThat(instance.listenerHealth(listener)).containsEntry("assignment", "zone-aware")
+						.containsEntry("partitions", 2)
+						.containsEntry("zoneLocalPartitions", 2)
+						.containsEntry("zoneLocalLeaderPartitions", 2)
+						.containsEntry("crossZonePartitions", 0);
+				});
+			}
 		}
-
-	}
-
-	static class ZonedListeners {
-
-		static final String LOCALITY = "analytics";
-
-		static final String FRESHNESS = "payments";
-
-		private final Listeners listeners;
-
-		ZonedListeners(Listeners listeners) {
-			this.listeners = listeners;
-		}
-
-		@KafkaListener(id = LOCALITY, groupId = "${zoned.topic}-" + LOCALITY, topics = "${zoned.topic}")
-		void analytics(ConsumerRecord<byte[], byte[]> record) {
-			this.listeners.received(LOCALITY, record);
-		}
-
-		@FetchPolicy(Policy.FRESHNESS)
-		@KafkaListener(id = FRESHNESS, groupId = "${zoned.topic}-" + FRESHNESS, topics = "${zoned.topic}")
-		void payments(ConsumerRecord<byte[], byte[]> record) {
-			this.listeners.received(FRESHNESS, record);
-		}
-
 	}
 
 }
