@@ -20,7 +20,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
@@ -288,25 +287,24 @@ final class ZonedInstances implements AutoCloseable {
 	}
 
 	/**
-	 * The generations each listener's consumer was assigned partitions in.
+	 * The latest generation of each group this instance's consumers were assigned
+	 * partitions in: one more for each rebalance of the classic protocol.
 	 */
 	static final class Rebalances implements ConsumerAwareRebalanceListener {
 
-		private final Map<String, Set<Integer>> generations = new ConcurrentHashMap<>();
+		private final Map<String, Integer> latest = new ConcurrentHashMap<>();
 
 		@Override
 		public void onPartitionsAssigned(org.apache.kafka.clients.consumer.Consumer<?, ?> consumer,
 				Collection<TopicPartition> partitions) {
-			this.generations.computeIfAbsent(consumer.groupMetadata().groupId(), (group) -> ConcurrentHashMap.newKeySet())
-				.add(consumer.groupMetadata().generationId());
+			this.latest.merge(consumer.groupMetadata().groupId(), consumer.groupMetadata().generationId(), Math::max);
 		}
 
 		/**
-		 * How many generations a group had since this instance joined it.
+		 * The latest generation of a group seen here.
 		 */
-		int of(String group) {
-			Set<Integer> seen = this.generations.get(group);
-			return (seen != null) ? seen.size() : 0;
+		int latest(String group) {
+			return this.latest.getOrDefault(group, 0);
 		}
 
 	}
