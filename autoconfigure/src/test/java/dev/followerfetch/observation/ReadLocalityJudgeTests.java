@@ -329,6 +329,37 @@ class ReadLocalityJudgeTests {
 				(clientId) -> new ConsumerPolicy(ConsumerKind.OTHER, clientId, Policy.LOCALITY, Origin.DEFAULT));
 	}
 
+	@Test
+	void zoneLocalPartitionsReadFromTheirLeaderAreCountedApartFromThoseReadFromAFollower() {
+		Subject subject = subject(ConsumerKind.LISTENER, Policy.LOCALITY, true, Map.of(T0, 1, T1, -1, T2, -1));
+		ConsumerReads reads = judge(subject, VIEW, false).summary();
+		assertThat(reads.zoneLocalPartitions()).isEqualTo(2);
+		assertThat(reads.zoneLocalLeaderPartitions()).isEqualTo(1);
+		assertThat(reads.crossZonePartitions()).isEqualTo(1);
+	}
+
+	@Test
+	void theAssignmentInEffectIsTheOneTheBrokersDescribeForTheConsumersGroup() {
+		assertThat(assignment(Map.of("group.id", "g"), new ClusterView.GroupAssignor(false, "follower-fetch-zone-aware")))
+			.isEqualTo("zone-aware");
+		assertThat(assignment(Map.of("group.id", "g"), new ClusterView.GroupAssignor(false, "range"))).isEqualTo("range");
+		assertThat(assignment(Map.of("group.id", "g"), new ClusterView.GroupAssignor(true, "uniform")))
+			.isEqualTo("broker");
+		assertThat(assignment(Map.of("group.id", "g", "group.protocol", "consumer"), null)).isEqualTo("broker");
+		assertThat(assignment(Map.of("group.id", "g"), null)).isNull();
+		assertThat(assignment(Map.of("group.id", "g"), new ClusterView.GroupAssignor(false, ""))).isNull();
+		assertThat(assignment(Map.of("application.id", "g"), new ClusterView.GroupAssignor(false, "stream")))
+			.isEqualTo("stream");
+	}
+
+	private static String assignment(Map<String, Object> config, ClusterView.GroupAssignor group) {
+		ObservedConsumer consumer = new ObservedConsumer(ConsumerKind.LISTENER, "c", Policy.LOCALITY, config, List.of(),
+				Map::of, Map.of());
+		ClusterView view = new ClusterView(Map.of(), Map.of(), null, Map.of(), Map.of(), Map.of(),
+				(group != null) ? Map.of("g", group) : Map.of());
+		return ReadLocalityJudge.assignment(consumer, view);
+	}
+
 	private Judged judge(Subject subject, ClusterView view, boolean beyondGrace) {
 		return judge(subject, view, (condition, tp) -> beyondGrace);
 	}

@@ -1,0 +1,195 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.followerfetch.observation;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import dev.followerfetch.Policy;
+import dev.followerfetch.assignment.ZoneAwareAssignment.Balance;
+import dev.followerfetch.assignment.ZoneAwareAssignment.Member;
+import dev.followerfetch.assignment.ZoneAwareAssignor.Leadership;
+import dev.followerfetch.observation.ClusterView.Placement;
+import dev.followerfetch.observation.ReadLocalityJudge.Subject;
+import dev.followerfetch.policy.ConsumerKind;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The realigner's timing and its one actor, with a clock the test moves and no cluster.
+ *
+ * @author follower-fetch authors
+ */
+class AssignmentRealignerTests {
+
+	private static final TopicPartition T0 = new TopicPartition("t", 0);
+
+	private static final TopicPartition T1 = new TopicPartition("t", 1);
+
+	private static final Map<Integer, String> RACKS = Map.of(0, "az-a", 1, "az-b");
+
+	private final MovableClock clock = new MovableClock();
+
+	private final AtomicInteger rebalances = new AtomicInteger();
+
+	private final Map<String, Leadership> leaderships = new HashMap<>();
+
+	private final AssignmentRealigner realigner = new AssignmentRealigner(() -> this.leaderships,
+			new AssignmentRealigner.Settings(true, Duration.ofSeconds(120), Duration.ofMinutes(10)), this.clock);
+
+	@Test
+	void anAssignmentThatMatchesTheLeadersIsLeftAlone() {
+		this.leaderships.put("client-a", leadership(Set.of(T0), Set.of(T1)));
+		for (int refresh = 0; refresh < 10; refresh++) {
+			this.realigner.check(List.of(subject("client-a")), (subject) -> view(0, 1));
+			this.clock.advance(Duration.ofMinutes(1));
+		}
+		assertThat(this.rebalances).hasValue(0);
+	}
+
+	@Test
+	void swappedLeadersRebalanceTheGroupOnceTheGraceHasPassedAndNotAgainWithinTheInterval() {
+		this.leaderships.put("client-a", leadership(Set.of(T0), Set.of(T1)));
+		Subject leader = subject("client-a");
+		Map<String, Map<String, Object>> facts = this.realigner.check(List.of(leader), (subject) -> view(1, 0));
+		assertThat(facts.get("orders")).containsEntry("leaderZonePartitions", 0)
+			.containsEntry("leaderZonePartitionsAllowed", 2)
+			.containsEntry("membersByZone", Map.of("az-a", 1, "az-b", 1));
+		this.clock.advance(Duration.ofMillis(119_999));
+		this.realigner.check(List.of(leader), (subject) -> view(1, 0));
+		assertThat(this.rebalances).hasValue(0);
+		this.clock.advance(Duration.ofMillis(1));
+		this.realigner.check(List.of(leader), (subject) -> view(1, 0));
+		assertThat(this.rebalances).hasValue(1);
+		for (int refresh = 0; refresh < 9; refresh++) {
+			this.clock.advance(Duration.ofMinutes(1));
+			this.realigner.check(List.of(leader), (subject) -> view(1, 0));
+		}
+		assertThat(this.rebalances).as("within the interval").hasValue(1);
+		this.clock.advance(Duration.ofMinutes(1));
+		this.realigner.check(List.of(leader), (subject) -> view(1, 0));
+		assertThat(this.rebalances).as("after the interval").hasValue(2);
+		assertThat(this.realigner.rebalances("orders")).isEqualTo(2);
+	}
+
+	@Test
+	void leadersThatMoveBackWithinTheGraceCauseNoRebalance() {
+		this.leaderships.put("client-a", leadership(Set.of(T0), Set.of(T1)));
+		Subject leader = subject("client-a");
+		this.realigner.check(List.of(leader), (subject) -> view(1, 0));
+		this.clock.advance(Duration.ofSeconds(100));
+		this.realigner.check(List.of(leader), (subject) -> view(0, 1));
+		this.clock.advance(Duration.ofSeconds(100));
+		this.realigner.check(List.of(leader), (subject) -> view(1, 0));
+		this.clock.advance(Duration.ofSeconds(100));
+		this.realigner.check(List.of(leader), (subject) -> view(1, 0));
+		assertThat(this.rebalances).as("the grace starts again after they moved back").hasValue(0);
+	}
+
+	@Test
+	void onlyTheInstanceWhoseConsumerLedTheLastRebalanceActs() {
+		this.leaderships.put("client-elsewhere", leadership(Set.of(T0), Set.of(T1)));
+		for (int refresh = 0; refresh < 5; refresh++) {
+			Map<String, Map<String, Object>> facts = this.realigner.check(List.of(subject("client-a")),
+					(subject) -> view(1, 0));
+			assertThat(facts).isEmpty();
+			this.clock.advance(Duration.ofMinutes(5));
+		}
+		assertThat(this.rebalances).hasValue(0);
+	}
+
+	@Test
+	void aViewWithoutTheGroupsTopicsDecidesNothing() {
+		this.leaderships.put("client-a", leadership(Set.of(T0), Set.of(T1)));
+		for (int refresh = 0; refresh < 5; refresh++) {
+			this.realigner.check(List.of(subject("client-a")), (subject) -> ClusterView.UNKNOWN);
+			this.clock.advance(Duration.ofMinutes(5));
+		}
+		assertThat(this.rebalances).hasValue(0);
+	}
+
+	@Test
+	void whenRealignmentIsOffTheFactsAreStillShown() {
+		AssignmentRealigner off = new AssignmentRealigner(() -> this.leaderships,
+				new AssignmentRealigner.Settings(false, Duration.ZERO, Duration.ZERO), this.clock);
+		this.leaderships.put("client-a", leadership(Set.of(T0), Set.of(T1)));
+		assertThat(off.check(List.of(subject("client-a")), (subject) -> view(1, 0))).containsKey("orders");
+		this.clock.advance(Duration.ofHours(1));
+		off.check(List.of(subject("client-a")), (subject) -> view(1, 0));
+		assertThat(this.rebalances).hasValue(0);
+	}
+
+	private Subject subject(String clientId) {
+		ObservedConsumer consumer = new ObservedConsumer(ConsumerKind.LISTENER, "orders", Policy.FRESHNESS,
+				Map.of("group.id", "orders"), List.of(T0), Map::of, Map.of(), this.rebalances::incrementAndGet);
+		return new Subject(consumer, true, List.of(T0),
+				List.of(new ClientMetrics(clientId, Map.of(), Set.of(), List.of())));
+	}
+
+	/**
+	 * A group of a FRESHNESS member in az-a and one in az-b, one partition each.
+	 */
+	private static Leadership leadership(Set<TopicPartition> ofA, Set<TopicPartition> ofB) {
+		return new Leadership("orders", "client-a", 7, Balance.PER_TOPIC,
+				List.of(new Member("member-a", "az-a", Policy.FRESHNESS, Set.of("t"), ofA),
+						new Member("member-b", "az-b", Policy.FRESHNESS, Set.of("t"), ofB)));
+	}
+
+	/**
+	 * Partitions t-0 and t-1 led by the given brokers (0 in az-a, 1 in az-b).
+	 */
+	private static ClusterView view(int leaderOfT0, int leaderOfT1) {
+		return new ClusterView(RACKS, Map.of(), null,
+				Map.of(T0, new Placement(leaderOfT0, List.of(0, 1), Set.of(0, 1)), T1,
+						new Placement(leaderOfT1, List.of(0, 1), Set.of(0, 1))),
+				Map.of());
+	}
+
+	private static final class MovableClock extends Clock {
+
+		private Instant now = Instant.parse("2026-12-01T00:00:00Z");
+
+		void advance(Duration duration) {
+			this.now = this.now.plus(duration);
+		}
+
+		@Override
+		public ZoneOffset getZone() {
+			return ZoneOffset.UTC;
+		}
+
+		@Override
+		public Clock withZone(java.time.ZoneId zone) {
+			return this;
+		}
+
+		@Override
+		public Instant instant() {
+			return this.now;
+		}
+
+	}
+
+}
