@@ -17,6 +17,8 @@ package dev.followerfetch;
 
 import java.lang.reflect.Field;
 
+import dev.followerfetch.assignment.ZoneAwareAssignor;
+
 import org.springframework.aot.hint.MemberCategory;
 import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;
@@ -28,8 +30,9 @@ import org.springframework.util.ReflectionUtils;
 /**
  * {@link RuntimeHintsRegistrar} for the reflection follower-fetch does at run time: the
  * consumer factory that spring-kafka keeps in a protected field of its listener
- * containers, and the attributes of {@link FetchPolicy} and {@link KafkaHandler} read
- * when a listener's policy is decided.
+ * containers, the attributes of {@link FetchPolicy} and {@link KafkaHandler} read
+ * when a listener's policy is decided, and the zone-aware assignor that Kafka's consumer
+ * creates from its class name.
  *
  * @author follower-fetch authors
  */
@@ -40,6 +43,7 @@ class FollowerFetchRuntimeHints implements RuntimeHintsRegistrar {
 	@Override
 	public void registerHints(RuntimeHints hints, ClassLoader classLoader) {
 		hints.reflection().registerType(FetchPolicy.class, MemberCategory.INVOKE_PUBLIC_METHODS);
+		hints.reflection().registerType(ZoneAwareAssignor.class, MemberCategory.INVOKE_PUBLIC_CONSTRUCTORS);
 		if (!ClassUtils.isPresent("org.springframework.kafka.listener.AbstractMessageListenerContainer", classLoader)) {
 			return;
 		}

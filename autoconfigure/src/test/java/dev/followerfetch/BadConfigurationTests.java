@@ -160,6 +160,16 @@ class BadConfigurationTests {
 	}
 
 	@Test
+	void aNegativeRealignGraceOrIntervalFails() {
+		assertFailure("follower-fetch.assignment.realign-grace=-1s")
+			.contains("Invalid value '-1s' for configuration property 'follower-fetch.assignment.realign-grace'")
+			.contains("Must be zero or a positive duration, for example 2m.");
+		assertFailure("follower-fetch.assignment.realign-interval=-10m")
+			.contains("Invalid value '-10m' for configuration property 'follower-fetch.assignment.realign-interval'")
+			.contains("Must be zero or a positive duration, for example 10m.");
+	}
+
+	@Test
 	void aNegativeReplicaLeaseFails() {
 		assertFailure("follower-fetch.policy.replica-lease=-5s")
 			.contains("Invalid value '-5s' for configuration property 'follower-fetch.policy.replica-lease'")

@@ -15,6 +15,7 @@
  */
 package dev.followerfetch;
 
+import dev.followerfetch.assignment.ZoneAwareAssignor;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.aot.hint.MemberCategory;
@@ -65,6 +66,13 @@ class FollowerFetchRuntimeHintsTests {
 			.withMemberCategory(MemberCategory.INVOKE_PUBLIC_METHODS)).accepts(this.hints);
 		assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(FetchPolicy.class, "value"))
 			.accepts(this.hints);
+	}
+
+	@Test
+	void theZoneAwareAssignorCanBeCreatedFromItsClassNameAsKafkasConsumerDoes() {
+		assertThat(RuntimeHintsPredicates.reflection()
+			.onType(ZoneAwareAssignor.class)
+			.withMemberCategory(MemberCategory.INVOKE_PUBLIC_CONSTRUCTORS)).accepts(this.hints);
 	}
 
 	@Test
