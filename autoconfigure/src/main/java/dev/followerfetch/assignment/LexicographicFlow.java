@@ -21,9 +21,9 @@ import java.util.PriorityQueue;
 /**
  * A minimum-cost maximum flow whose edge costs are vectors compared lexicographically, so
  * that one objective strictly outranks the next (balance, then leader zone, then zone,
- * then stickiness) without weights that overflow. Successive shortest paths with
- * potentials (Dijkstra after one Bellman-Ford). Neither the JDK nor kafka-clients has a
- * flow solver; this one is about 200 lines and deterministic: ties go to the node and
+ * then stickiness) without weights that overflow. Primal-dual: shortest paths with
+ * potentials (Dijkstra after one Bellman-Ford), then a blocking flow along all of them. Neither the JDK nor kafka-clients has a
+ * flow solver; this one is about 300 lines and deterministic: ties go to the node and
  * edge added first.
  *
  * @author follower-fetch authors
@@ -133,17 +133,85 @@ final class LexicographicFlow {
 					}
 				}
 			}
-			long push = UNBOUNDED;
-			for (int v = sink; v != source; v = this.from[via[v]]) {
-				push = Math.min(push, this.capacity[via[v]] - this.flow[via[v]]);
-			}
-			for (int v = sink; v != source; v = this.from[via[v]]) {
-				this.flow[via[v]] += push;
-				this.flow[via[v] ^ 1] -= push;
-			}
-			total += push;
+			total += blockingFlows(source, sink, potential, done);
 		}
 		return total;
+	}
+
+	/**
+	 * Push along every shortest path at once (Dinic on the edges whose reduced cost is
+	 * zero), instead of one path per Dijkstra: a steady group has one path per member.
+	 */
+	private long blockingFlows(int source, int sink, long[] potential, boolean[] reachable) {
+		long total = 0;
+		int[] level = new int[this.nodes];
+		int[] current = new int[this.nodes];
+		while (levels(source, sink, potential, reachable, level)) {
+			System.arraycopy(this.firstEdge, 0, current, 0, this.nodes);
+			long pushed;
+			while ((pushed = push(source, sink, UNBOUNDED, potential, level, current)) > 0) {
+				total += pushed;
+			}
+		}
+		return total;
+	}
+
+	private boolean levels(int source, int sink, long[] potential, boolean[] reachable, int[] level) {
+		Arrays.fill(level, -1);
+		level[source] = 0;
+		int[] queue = new int[this.nodes];
+		int head = 0;
+		int tail = 0;
+		queue[tail++] = source;
+		while (head < tail) {
+			int v = queue[head++];
+			for (int e = this.firstEdge[v]; e >= 0; e = this.nextEdge[e]) {
+				int next = this.to[e];
+				if (level[next] < 0 && reachable[next] && admissible(e, potential)) {
+					level[next] = level[v] + 1;
+					queue[tail++] = next;
+				}
+			}
+		}
+		return level[sink] >= 0;
+	}
+
+	private long push(int v, int sink, long limit, long[] potential, int[] level, int[] current) {
+		if (v == sink) {
+			return limit;
+		}
+		for (; current[v] >= 0; current[v] = this.nextEdge[current[v]]) {
+			int e = current[v];
+			int next = this.to[e];
+			if (level[next] == level[v] + 1 && admissible(e, potential)) {
+				long pushed = push(next, sink, Math.min(limit, this.capacity[e] - this.flow[e]), potential, level,
+						current);
+				if (pushed > 0) {
+					this.flow[e] += pushed;
+					this.flow[e ^ 1] -= pushed;
+					return pushed;
+				}
+			}
+		}
+		return 0;
+	}
+
+	/**
+	 * Whether an edge has room and a reduced cost of zero: it lies on a shortest path.
+	 */
+	private boolean admissible(int edge, long[] potential) {
+		if (this.capacity[edge] <= this.flow[edge]) {
+			return false;
+		}
+		int tail = this.from[edge];
+		int head = this.to[edge];
+		for (int d = 0; d < DIMENSIONS; d++) {
+			if (this.cost[edge * DIMENSIONS + d] + potential[tail * DIMENSIONS + d]
+					- potential[head * DIMENSIONS + d] != 0) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	/**

@@ -166,10 +166,11 @@ public final class ZoneAwareAssignment {
 
 		Map<String, Member> byId = new HashMap<>();
 		members.forEach((member) -> byId.put(member.id(), member));
+		Map<TopicPartition, String> owners = owners(members);
 		Map<PartitionClass, Integer> partitionClasses = new LinkedHashMap<>();
 		Map<Group, List<TopicPartition>> groups = new LinkedHashMap<>();
 		for (Partition partition : partitions) {
-			String owner = ownerOf(partition.partition(), members);
+			String owner = owners.get(partition.partition());
 			PartitionClass key = PartitionClass.of(partition, sameTopics);
 			partitionClasses.computeIfAbsent(key, (k) -> flow.node());
 			groups.computeIfAbsent(new Group(key, owner), (k) -> new ArrayList<>()).add(partition.partition());
@@ -260,16 +261,18 @@ public final class ZoneAwareAssignment {
 	}
 
 	/**
-	 * The member that owns a partition and may keep it: the first by id that claims it
-	 * and still subscribes to its topic.
+	 * The member that owns each partition and may keep it: the first by id that claims
+	 * it and still subscribes to its topic.
 	 */
-	private static @Nullable String ownerOf(TopicPartition tp, List<Member> members) {
+	private static Map<TopicPartition, String> owners(List<Member> members) {
+		Map<TopicPartition, String> owners = new HashMap<>();
 		for (Member member : members) {
-			if (member.owned().contains(tp) && member.topics().contains(tp.topic())) {
-				return member.id();
-			}
+			member.owned()
+				.stream()
+				.filter((tp) -> member.topics().contains(tp.topic()))
+				.forEach((tp) -> owners.putIfAbsent(tp, member.id()));
 		}
-		return null;
+		return owners;
 	}
 
 	/**
