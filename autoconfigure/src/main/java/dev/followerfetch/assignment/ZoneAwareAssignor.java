@@ -20,6 +20,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -150,7 +151,15 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 			topics.addAll(subscription.topics());
 		});
 		List<Partition> partitions = partitions(metadata, topics);
-		Map<String, List<TopicPartition>> target = ZoneAwareAssignment.assign(members, partitions, this.balance);
+		Map<String, List<TopicPartition>> target;
+		try {
+			target = ZoneAwareAssignment.assign(members, partitions, this.balance);
+		}
+		catch (RuntimeException ex) {
+			logger.error("Zone-aware assignment of group '" + this.groupId + "' failed, so this rebalance spreads "
+					+ "the partitions by balance only; please report it with this stack trace", ex);
+			target = spread(members, partitions);
+		}
 		Map<String, List<TopicPartition>> ownedNow = new HashMap<>();
 		subscriptions.forEach((memberId, subscription) -> ownedNow.put(memberId, subscription.ownedPartitions()));
 		Map<String, List<TopicPartition>> handed = ZoneAwareAssignment.handOver(target, ownedNow);
@@ -257,6 +266,31 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 			}
 		}
 		return partitions;
+	}
+
+	/**
+	 * A rebalance must not fail for a bug in the rule: each topic's partitions in turn to
+	 * the members subscribed to it, which keeps them within one of each other.
+	 */
+	static Map<String, List<TopicPartition>> spread(List<Member> members, List<Partition> partitions) {
+		Map<String, List<TopicPartition>> assignment = new TreeMap<>();
+		members.forEach((member) -> assignment.put(member.id(), new ArrayList<>()));
+		Map<String, List<TopicPartition>> byTopic = new TreeMap<>();
+		partitions.forEach((partition) -> byTopic
+			.computeIfAbsent(partition.partition().topic(), (topic) -> new ArrayList<>())
+			.add(partition.partition()));
+		byTopic.forEach((topic, ofTopic) -> {
+			List<String> readers = members.stream()
+				.filter((member) -> member.topics().contains(topic))
+				.map(Member::id)
+				.sorted()
+				.toList();
+			ofTopic.sort(Comparator.comparingInt(TopicPartition::partition));
+			for (int i = 0; i < ofTopic.size() && !readers.isEmpty(); i++) {
+				assignment.get(readers.get(i % readers.size())).add(ofTopic.get(i));
+			}
+		});
+		return assignment;
 	}
 
 	private static Map<String, Long> zonesOf(List<Member> members) {

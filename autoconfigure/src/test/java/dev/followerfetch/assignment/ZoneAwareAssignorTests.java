@@ -162,6 +162,16 @@ class ZoneAwareAssignorTests {
 		assertThat(leader.leadership()).as("another member led generation 13").isNull();
 	}
 
+	@Test
+	void theSafetyNetForAFailingRuleGivesEveryPartitionOnceWithinOneOfEachOther() {
+		List<ZoneAwareAssignment.Member> members = List.of(
+				new ZoneAwareAssignment.Member("b", null, Policy.LOCALITY, Set.of("events"), Set.of()),
+				new ZoneAwareAssignment.Member("a", null, Policy.LOCALITY, Set.of("events"), Set.of()));
+		List<ZoneAwareAssignment.Partition> partitions = ZoneAwareAssignor.partitions(cluster(5), List.of("events"));
+		assertThat(ZoneAwareAssignor.spread(members, partitions)).containsEntry("a", List.of(tp(0), tp(2), tp(4)))
+			.containsEntry("b", List.of(tp(1), tp(3)));
+	}
+
 	private static Balance balance(Object strategies) {
 		ZoneAwareAssignor assignor = configured(Map.of(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, strategies));
 		Map<String, Subscription> subscriptions = new HashMap<>();
