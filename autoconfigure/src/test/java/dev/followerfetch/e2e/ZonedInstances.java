@@ -231,17 +231,27 @@ final class ZonedInstances implements AutoCloseable {
 	}
 
 	/**
-	 * What the instance whose consumer led the group's last rebalance knows of it.
+	 * Wait until the instance whose consumer led the group's last rebalance shows what it
+	 * knows of the group as expected: a snapshot of an earlier rebalance may be shown
+	 * for a refresh or two.
+	 * @param listener the listener
+	 * @param expected the assertion on the facts
+	 * @return the facts that passed
 	 */
 	@SuppressWarnings("unchecked")
-	Map<String, Object> groupAssignment(String listener) {
-		return await(listener + " group facts of the leading instance").atMost(TIMEOUT)
-			.until(() -> this.instances.stream()
+	Map<String, Object> awaitGroupAssignment(String listener, Consumer<Map<String, Object>> expected) {
+		List<Map<String, Object>> passed = new ArrayList<>();
+		await(listener + " group facts of the leading instance").atMost(TIMEOUT).untilAsserted(() -> {
+			List<Map<String, Object>> shown = this.instances.stream()
 				.map((instance) -> instance.listenerHealth(listener).get("groupAssignment"))
 				.filter((facts) -> facts != null)
 				.map((facts) -> (Map<String, Object>) facts)
-				.findFirst()
-				.orElse(null), (facts) -> facts != null);
+				.toList();
+			assertThat(shown).as("instances showing the group's facts").hasSize(1);
+			expected.accept(shown.get(0));
+			passed.add(shown.get(0));
+		});
+		return passed.get(passed.size() - 1);
 	}
 
 	@Override

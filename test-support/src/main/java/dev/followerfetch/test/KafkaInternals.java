@@ -20,6 +20,9 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.lang.reflect.Field;
 import java.lang.reflect.Proxy;
 import java.net.InetAddress;
@@ -27,6 +30,7 @@ import java.net.InetSocketAddress;
 import java.nio.channels.ServerSocketChannel;
 import java.security.CodeSource;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -43,6 +47,7 @@ import java.util.stream.Collectors;
 
 import kafka.server.BrokerServer;
 import kafka.server.InitialFetchState;
+import kafka.server.KafkaBroker;
 import kafka.server.ReplicaFetcherManager;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
@@ -54,6 +59,7 @@ import org.apache.kafka.common.test.TestKitNodes;
 import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.metadata.BrokerState;
 import org.apache.kafka.metadata.LeaderAndIsr;
+import org.apache.kafka.metadata.MetadataCache;
 import org.apache.kafka.metadata.bootstrap.BootstrapMetadata;
 import org.apache.kafka.server.PartitionFetchState;
 import org.apache.kafka.server.ServerSocketFactory;
@@ -86,6 +92,8 @@ final class KafkaInternals implements AutoCloseable {
 	private static final String CONTROLLER_LISTENER = "CONTROLLER";
 
 	private static final Pattern TEST_KIT_JAR = Pattern.compile("kafka-test-common-runtime-(\\d[^/]*)\\.jar$");
+
+	private static final MethodHandle LEADER_AND_ISR_ISR = leaderAndIsrIsr();
 
 	private final KafkaClusterTestKit testKit;
 
@@ -235,9 +243,8 @@ final class KafkaInternals implements AutoCloseable {
 	 */
 	boolean seesAlive(int observerId, int brokerId) {
 		return call("read the metadata cache of broker " + observerId, () -> {
-			BrokerServer observer = broker(observerId);
-			return observer.metadataCache()
-				.getAliveBrokerNode(brokerId, observer.config().interBrokerListenerName())
+			KafkaBroker observer = broker(observerId);
+			return metadataCache(observer).getAliveBrokerNode(brokerId, observer.config().interBrokerListenerName())
 				.isPresent();
 		});
 	}
@@ -247,9 +254,8 @@ final class KafkaInternals implements AutoCloseable {
 	 */
 	Optional<PartitionState> partitionState(int brokerId, String topic, int partition) {
 		return call("read the metadata cache of broker " + brokerId,
-				() -> broker(brokerId).metadataCache()
-					.getLeaderAndIsr(topic, partition)
-					.map((state) -> new PartitionState(state.leader(), state.leaderEpoch(), List.copyOf(state.isr()))));
+				() -> metadataCache(broker(brokerId)).getLeaderAndIsr(topic, partition)
+					.map((state) -> new PartitionState(state.leader(), state.leaderEpoch(), List.copyOf(isr(state)))));
 	}
 
 	/**
@@ -298,17 +304,16 @@ final class KafkaInternals implements AutoCloseable {
 		call("resume the replication of broker " + brokerId, () -> {
 			BrokerServer broker = broker(brokerId);
 			ListenerName listener = broker.config().interBrokerListenerName();
+			MetadataCache metadata = metadataCache(broker);
 			Map<TopicPartition, InitialFetchState> restart = new HashMap<>();
 			removed.forEach((partition, state) -> {
-				LeaderAndIsr leaderAndIsr = broker.metadataCache()
-					.getLeaderAndIsr(partition.topic(), partition.partition())
+				LeaderAndIsr leaderAndIsr = metadata.getLeaderAndIsr(partition.topic(), partition.partition())
 					.orElseThrow(
 							() -> new IllegalStateException("Broker " + brokerId + " no longer knows " + partition));
 				if (leaderAndIsr.leader() == brokerId || leaderAndIsr.leaderEpoch() != state.currentLeaderEpoch()) {
 					return;
 				}
-				Node leader = broker.metadataCache()
-					.getAliveBrokerNode(leaderAndIsr.leader(), listener)
+				Node leader = metadata.getAliveBrokerNode(leaderAndIsr.leader(), listener)
 					.orElseThrow(() -> new IllegalStateException(
 							"Leader " + leaderAndIsr.leader() + " of " + partition + " is not alive"));
 				restart.put(partition,
@@ -333,6 +338,43 @@ final class KafkaInternals implements AutoCloseable {
 		finally {
 			Utils.closeQuietly(() -> Utils.delete(directory), "cluster directory");
 		}
+	}
+
+	/**
+	 * The ISR of a partition's state: {@code LeaderAndIsr.isr()} returns a {@code List} on
+	 * Kafka 4.1 and a {@code Set} from 4.2, so it is called through a handle looked up for
+	 * the Kafka on the class path.
+	 */
+	@SuppressWarnings("unchecked")
+	private static Collection<Integer> isr(LeaderAndIsr state) {
+		try {
+			return (Collection<Integer>) LEADER_AND_ISR_ISR.invokeExact(state);
+		}
+		catch (RuntimeException | Error ex) {
+			throw ex;
+		}
+		catch (Throwable ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private static MethodHandle leaderAndIsrIsr() {
+		return call("find LeaderAndIsr.isr()", () -> {
+			Class<?> returned = LeaderAndIsr.class.getMethod("isr").getReturnType();
+			return MethodHandles.publicLookup()
+				.findVirtual(LeaderAndIsr.class, "isr", MethodType.methodType(returned))
+				.asType(MethodType.methodType(Collection.class, LeaderAndIsr.class));
+		});
+	}
+
+	/**
+	 * A broker's metadata cache, through the type every Kafka line has: {@code BrokerServer}'s
+	 * own {@code metadataCache()} returns {@code kafka.server.metadata.KRaftMetadataCache} on
+	 * 4.1 and {@code org.apache.kafka.metadata.KRaftMetadataCache} from 4.2, so a call
+	 * compiled against one is a {@code NoSuchMethodError} on the other.
+	 */
+	private static MetadataCache metadataCache(KafkaBroker broker) {
+		return broker.metadataCache();
 	}
 
 	private BrokerServer broker(int brokerId) {

@@ -344,7 +344,8 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 	 * on the controller's side of a fault for the cluster's view.
 	 * @param brokerId the broker to ask
 	 * @param topic the topic
-	 * @return the ISR of each partition known to that broker, leader first
+	 * @return the ISR of each partition known to that broker, leader first, the others by
+	 * broker id (Kafka keeps the ISR as a list on 4.1, as a set from 4.2)
 	 */
 	public Map<Integer, List<Integer>> leaderAndIsrSeenBy(int brokerId, String topic) {
 		requireBroker(brokerId);
@@ -356,7 +357,7 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 			}
 			List<Integer> leaderFirst = new ArrayList<>();
 			leaderFirst.add(state.get().leader());
-			state.get().isr().stream().filter((id) -> id != state.get().leader()).forEach(leaderFirst::add);
+			state.get().isr().stream().filter((id) -> id != state.get().leader()).sorted().forEach(leaderFirst::add);
 			partitions.put(partition, List.copyOf(leaderFirst));
 		}
 	}
