@@ -43,6 +43,11 @@ import org.springframework.core.env.MapPropertySource;
  */
 class LocalCloudInitializer implements ApplicationContextInitializer<ConfigurableApplicationContext> {
 
+	/**
+	 * The name of the property source that points the application at the local cloud.
+	 */
+	static final String PROPERTY_SOURCE = "localCloud";
+
 	private static final String BOOTSTRAP_SERVERS = "spring.kafka.bootstrap-servers";
 
 	private static final String AOT_PROCESSING = "spring.aot.processing";
@@ -73,7 +78,7 @@ class LocalCloudInitializer implements ApplicationContextInitializer<Configurabl
 		}
 		((DefaultSingletonBeanRegistry) context.getBeanFactory()).registerDisposableBean("localCloud", cloud::close);
 		environment.getPropertySources()
-			.addFirst(new MapPropertySource("localCloud",
+			.addFirst(new MapPropertySource(PROPERTY_SOURCE,
 					Map.of(BOOTSTRAP_SERVERS, cloud.bootstrapServers(), "follower-fetch.detection.order", "aws",
 							"follower-fetch.detection.aws.endpoint", cloud.metadataEndpoint().toString())));
 		logger.info("Local Kafka cluster at " + cloud.bootstrapServers() + "; EC2 instance metadata at "
