@@ -54,6 +54,15 @@ import org.springframework.util.Assert;
 @Component
 class DemoInstances implements SmartLifecycle, DisposableBean {
 
+	/**
+	 * What every instance is given when several share the JVM. JMX, where follower-fetch
+	 * finds consumers that none of its listeners accounts for, is process-wide: each
+	 * instance would report the others' consumers as its own under
+	 * {@code otherConsumers}, judge them against its own zone, and after
+	 * {@code follower-fetch.observation.fallback-grace} turn {@code UNCOVERED}.
+	 */
+	static final Map<String, Object> SHARED_JVM = Map.of("follower-fetch.observation.other-consumers", "false");
+
 	private static final String BOOTSTRAP_SERVERS = "spring.kafka.bootstrap-servers";
 
 	private static final List<String> PORTS = List.of("server.port", "management.server.port");
@@ -148,7 +157,7 @@ class DemoInstances implements SmartLifecycle, DisposableBean {
 		String zoneName = LocalCloud.zoneName(zone);
 		Ec2MetadataStub metadata = startMetadata(zone, zoneName);
 		try {
-			Map<String, Object> properties = new HashMap<>();
+			Map<String, Object> properties = new HashMap<>(SHARED_JVM);
 			properties.put("demo.instance", instance);
 			properties.put(BOOTSTRAP_SERVERS, this.environment.getRequiredProperty(BOOTSTRAP_SERVERS));
 			properties.put("follower-fetch.detection.order", "aws");

@@ -111,6 +111,8 @@ class SampleApplicationTests {
 						.containsExactly("az-b", "az-c", "az-a");
 					assertThat(details).extracting((instance) -> instance.get("source"))
 						.containsOnly("aws:availability-zone-id");
+					// JMX is process-wide: no instance takes the others' consumers for its own
+					assertThat(details).allSatisfy((instance) -> assertThat(instance).doesNotContainKey("otherConsumers"));
 					for (String listener : LISTENERS) {
 						List<Map<String, Object>> reads = details.stream()
 							.map((instance) -> listener(instance, listener))
