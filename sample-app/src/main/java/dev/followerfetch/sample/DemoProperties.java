@@ -21,7 +21,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
 
 /**
- * Settings of the sample's producer, report and run time.
+ * Settings of the sample's producer, report, run time and instances.
  *
  * @author follower-fetch authors
  */
@@ -65,6 +65,21 @@ public class DemoProperties {
 	 * until it is stopped.
 	 */
 	private Duration duration;
+
+	/**
+	 * Number of instances of the application to run in this JVM, each its own application
+	 * context in a zone of its own: az-b, az-c, az-a, then around again. Only with the
+	 * local cluster. The first instance starts the others, sends the records and prints
+	 * the table of all of them.
+	 */
+	private int instances = 1;
+
+	/**
+	 * Which of the instances this one is, from 1. Only the first sends records, prints
+	 * the table, starts the other instances and stops after the duration; the first sets
+	 * this for each instance it starts.
+	 */
+	private int instance = 1;
 
 	public String getTopic() {
 		return this.topic;
@@ -120,6 +135,22 @@ public class DemoProperties {
 
 	public void setDuration(Duration duration) {
 		this.duration = duration;
+	}
+
+	public int getInstances() {
+		return this.instances;
+	}
+
+	public void setInstances(int instances) {
+		this.instances = instances;
+	}
+
+	public int getInstance() {
+		return this.instance;
+	}
+
+	public void setInstance(int instance) {
+		this.instance = instance;
 	}
 
 }

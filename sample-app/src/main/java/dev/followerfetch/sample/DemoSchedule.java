@@ -25,7 +25,8 @@ import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 
 /**
  * Runs the producer and the report on Spring's task scheduler, at the intervals set in
- * {@link DemoProperties}.
+ * {@link DemoProperties}, in the first instance only: it sends the records for all
+ * instances and prints the table of all of them.
  *
  * @author follower-fetch authors
  */
@@ -47,6 +48,9 @@ class DemoSchedule implements SchedulingConfigurer {
 
 	@Override
 	public void configureTasks(ScheduledTaskRegistrar tasks) {
+		if (this.properties.getInstance() != 1) {
+			return;
+		}
 		tasks.addFixedRateTask(this.producer::send, this.properties.getSendInterval());
 		Duration reportInterval = this.properties.getReportInterval();
 		tasks.addFixedRateTask(new FixedRateTask(this.reporter::print, reportInterval, reportInterval));

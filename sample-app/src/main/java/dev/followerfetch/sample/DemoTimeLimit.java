@@ -27,7 +27,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * Stops the sample once {@code demo.duration} has passed, the same way Ctrl-C does: by
- * closing the application context.
+ * closing the application context. Only in the first instance, which closes the other
+ * instances as it stops.
  *
  * @author follower-fetch authors
  */
@@ -44,7 +45,7 @@ class DemoTimeLimit implements SmartLifecycle {
 
 	DemoTimeLimit(ApplicationContext context, DemoProperties properties) {
 		this.context = context;
-		this.duration = properties.getDuration();
+		this.duration = (properties.getInstance() == 1) ? properties.getDuration() : null;
 	}
 
 	@Override

@@ -77,6 +77,27 @@ final class LocalCloud implements AutoCloseable {
 	}
 
 	/**
+	 * The zone of an instance of the application, when several run: the first is in
+	 * {@value #ZONE_ID}, as a single instance is, the next ones in the zones after it,
+	 * then around again.
+	 * @param instance the instance, from 1
+	 * @return its zone, one of {@link #ZONES}
+	 */
+	static String zoneOf(int instance) {
+		return ZONES.get((ZONES.indexOf(ZONE_ID) + instance - 1) % ZONES.size());
+	}
+
+	/**
+	 * The AZ name EC2 instance metadata answers in a zone of this cloud, as
+	 * {@value #ZONE_NAME} for {@value #ZONE_ID}.
+	 * @param zoneId one of {@link #ZONES}
+	 * @return the AZ name
+	 */
+	static String zoneName(String zoneId) {
+		return "us-east-1" + zoneId.substring(zoneId.length() - 1);
+	}
+
+	/**
 	 * Kafka's test kit deletes the brokers' data from a JVM shutdown hook of its own,
 	 * which on Ctrl-C would run while the brokers are still stopping and make them log
 	 * errors. Its hooks run instead after the application context, and with it this cloud,

@@ -15,6 +15,7 @@
  */
 package dev.followerfetch.sample;
 
+import java.util.HashMap;
 import java.util.Map;
 
 import org.apache.commons.logging.Log;
@@ -30,7 +31,9 @@ import org.springframework.core.env.MapPropertySource;
 /**
  * Starts a {@link LocalCloud} when no Kafka cluster is configured, and points the
  * application at it before any bean exists: {@code spring.kafka.bootstrap-servers} at its
- * brokers, and rack detection at its EC2 instance metadata as the only source. With
+ * brokers, and rack detection at its EC2 instance metadata as the only source (and, with
+ * several instances, follower-fetch at its own consumers only: see
+ * {@link DemoInstances#SHARED_JVM}). With
  * {@code spring.kafka.bootstrap-servers} set, it does nothing; nor does it while Spring AOT
  * processes the application at build time, which runs the initializers but needs no
  * cluster (an AOT-processed application run with {@code -Dspring.aot.enabled=true} starts
@@ -42,6 +45,11 @@ import org.springframework.core.env.MapPropertySource;
  * @author follower-fetch authors
  */
 class LocalCloudInitializer implements ApplicationContextInitializer<ConfigurableApplicationContext> {
+
+	/**
+	 * The name of the property source that points the application at the local cloud.
+	 */
+	static final String PROPERTY_SOURCE = "localCloud";
 
 	private static final String BOOTSTRAP_SERVERS = "spring.kafka.bootstrap-servers";
 
@@ -72,10 +80,13 @@ class LocalCloudInitializer implements ApplicationContextInitializer<Configurabl
 			throw ex;
 		}
 		((DefaultSingletonBeanRegistry) context.getBeanFactory()).registerDisposableBean("localCloud", cloud::close);
-		environment.getPropertySources()
-			.addFirst(new MapPropertySource("localCloud",
-					Map.of(BOOTSTRAP_SERVERS, cloud.bootstrapServers(), "follower-fetch.detection.order", "aws",
-							"follower-fetch.detection.aws.endpoint", cloud.metadataEndpoint().toString())));
+		Map<String, Object> properties = new HashMap<>(Map.of(BOOTSTRAP_SERVERS, cloud.bootstrapServers(),
+				"follower-fetch.detection.order", "aws", "follower-fetch.detection.aws.endpoint",
+				cloud.metadataEndpoint().toString()));
+		if (demo.getInstances() > 1) {
+			properties.putAll(DemoInstances.SHARED_JVM);
+		}
+		environment.getPropertySources().addFirst(new MapPropertySource(PROPERTY_SOURCE, properties));
 		logger.info("Local Kafka cluster at " + cloud.bootstrapServers() + "; EC2 instance metadata at "
 				+ cloud.metadataEndpoint() + " places this process in " + LocalCloud.ZONE_ID + " ("
 				+ LocalCloud.ZONE_NAME + ")");

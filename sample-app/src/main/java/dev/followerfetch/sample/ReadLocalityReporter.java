@@ -16,6 +16,7 @@
 package dev.followerfetch.sample;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -28,12 +29,14 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.web.server.context.WebServerInitializedEvent;
 import org.springframework.context.ApplicationListener;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.stereotype.Component;
 
 /**
  * Prints the {@link ReadLocalityTable} to the console, with the Actuator URLs that serve
  * the same figures: the {@code followerFetch} health details and the
- * {@code follower.fetch.bytes} meter.
+ * {@code follower.fetch.bytes} meter. With other instances running, the table holds every
+ * instance, each with its own figures and health URL.
  *
  * @author follower-fetch authors
  */
@@ -44,14 +47,21 @@ class ReadLocalityReporter implements ApplicationListener<WebServerInitializedEv
 
 	private final EndToEndLatency latency;
 
+	private final DemoInstances instances;
+
+	private final int instance;
+
 	private final String actuatorPath;
 
 	private volatile String actuatorUrl;
 
 	ReadLocalityReporter(ObjectProvider<ReadLocalityMonitor> monitor, EndToEndLatency latency,
+			DemoInstances instances, DemoProperties properties,
 			@Value("${management.endpoints.web.base-path:/actuator}") String actuatorPath) {
 		this.monitor = monitor;
 		this.latency = latency;
+		this.instances = instances;
+		this.instance = properties.getInstance();
 		this.actuatorPath = actuatorPath;
 	}
 
@@ -66,12 +76,29 @@ class ReadLocalityReporter implements ApplicationListener<WebServerInitializedEv
 	 * Print the table.
 	 */
 	void print() {
+		List<ConfigurableApplicationContext> others = this.instances.others();
+		if (!others.isEmpty()) {
+			List<ReadLocalityTable.Instance> all = new ArrayList<>();
+			all.add(instance());
+			others.forEach((other) -> all.add(other.getBean(ReadLocalityReporter.class).instance()));
+			System.out.print(ReadLocalityTable.render(all));
+			return;
+		}
 		StringBuilder report = new StringBuilder(ReadLocalityTable.render(snapshot(), this.latency.medians()));
 		if (this.actuatorUrl != null) {
 			report.append(String.format("  health:  %s/health/followerFetch%n", this.actuatorUrl));
 			report.append(String.format("  metrics: %s/metrics/follower.fetch.bytes%n", this.actuatorUrl));
 		}
 		System.out.print(report);
+	}
+
+	/**
+	 * What this instance reads now.
+	 * @return this instance's figures for the table of all instances
+	 */
+	ReadLocalityTable.Instance instance() {
+		String health = (this.actuatorUrl != null) ? this.actuatorUrl + "/health/followerFetch" : null;
+		return new ReadLocalityTable.Instance(this.instance, snapshot(), this.latency.medians(), health);
 	}
 
 	private FollowerFetchSnapshot snapshot() {

@@ -39,14 +39,17 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Runs the sample as its README says, with a short {@code demo.duration}: against its
- * local three-zone cluster, as a process in az-b. Checks over HTTP what the README points
- * at, then that the sample stops by itself and takes its local cloud down with it.
+ * local three-zone cluster, as a process in az-b, and as three instances, one per zone.
+ * Checks over HTTP what the README points at, then that the sample stops by itself and
+ * takes its local cloud, and its other instances, down with it.
  *
  * @author follower-fetch authors
  */
 class SampleApplicationTests {
 
 	private static final Duration DEMO_DURATION = Duration.ofSeconds(30);
+
+	private static final List<String> LISTENERS = List.of("analytics", "payments");
 
 	private final HttpClient http = HttpClient.newHttpClient();
 
@@ -76,6 +79,61 @@ class SampleApplicationTests {
 			assertThat(bytes.body()).contains("\"name\":\"follower.fetch.bytes\"");
 			await("the sample stops after demo.duration").atMost(DEMO_DURATION.plusMinutes(1))
 				.until(() -> !context.isActive() && localCloud.stream().allMatch(SampleApplicationTests::refuses));
+		}
+	}
+
+	@Test
+	void threeInstancesOnePerZoneReadEveryPartitionFromAnInZoneLeader() throws Exception {
+		try (ConfigurableApplicationContext first = SampleApplication.application()
+			.run("--server.port=0", "--demo.instances=3", "--demo.duration=" + DEMO_DURATION.toSeconds() + "s",
+					"--follower-fetch.detection.timeout=10s")) {
+			List<ConfigurableApplicationContext> instances = new ArrayList<>(List.of(first));
+			instances.addAll(first.getBean(DemoInstances.class).others());
+			assertThat(instances).hasSize(3);
+			List<URI> health = instances.stream()
+				.map((instance) -> URI.create("http://localhost:"
+						+ instance.getEnvironment().getProperty("local.server.port") + "/actuator/health/followerFetch"))
+				.toList();
+			List<InetSocketAddress> localCloud = localCloudAddresses(first);
+			instances.stream().skip(1).map(SampleApplicationTests::metadataAddress).forEach(localCloud::add);
+			await("every partition read from an in-zone leader by the instance in its zone")
+				.atMost(Duration.ofSeconds(90))
+				.pollInterval(Duration.ofMillis(500))
+				.untilAsserted(() -> {
+					List<Map<String, Object>> details = new ArrayList<>();
+					for (URI uri : health) {
+						details.add(details(get(uri)));
+					}
+					assertThat(details).extracting((instance) -> instance.get("state"))
+						.containsExactly("ACTIVE", "ACTIVE", "ACTIVE");
+					// each from its own EC2 instance metadata: az-b as with one instance, then the zones after it
+					assertThat(details).extracting((instance) -> instance.get("rack"))
+						.containsExactly("az-b", "az-c", "az-a");
+					assertThat(details).extracting((instance) -> instance.get("source"))
+						.containsOnly("aws:availability-zone-id");
+					// JMX is process-wide: no instance takes the others' consumers for its own
+					assertThat(details).allSatisfy((instance) -> assertThat(instance).doesNotContainKey("otherConsumers"));
+					for (String listener : LISTENERS) {
+						List<Map<String, Object>> reads = details.stream()
+							.map((instance) -> listener(instance, listener))
+							.toList();
+						assertThat(reads).as("%s assignment", listener)
+							.extracting((instance) -> instance.get("assignment"))
+							.containsOnly("zone-aware");
+						assertThat(sum(reads, "partitions")).as("%s partitions", listener).isEqualTo(6);
+						assertThat(sum(reads, "zoneLocalLeaderPartitions"))
+							.as("%s partitions read from an in-zone leader", listener)
+							.isEqualTo(6);
+						assertThat(sum(reads, "zoneLocalPartitions")).as("%s partitions read in-zone", listener)
+							.isEqualTo(6);
+						assertThat(sum(reads, "crossZonePartitions")).as("%s partitions read across zones", listener)
+							.isZero();
+					}
+				});
+			await("the sample stops after demo.duration, its other instances with it")
+				.atMost(DEMO_DURATION.plusMinutes(1))
+				.until(() -> instances.stream().noneMatch(ConfigurableApplicationContext::isActive)
+						&& localCloud.stream().allMatch(SampleApplicationTests::refuses));
 		}
 	}
 
@@ -115,9 +173,17 @@ class SampleApplicationTests {
 			URI uri = URI.create("kafka://" + broker.strip());
 			addresses.add(new InetSocketAddress(uri.getHost(), uri.getPort()));
 		}
-		URI metadata = URI.create(environment.getRequiredProperty("follower-fetch.detection.aws.endpoint"));
-		addresses.add(new InetSocketAddress(metadata.getHost(), metadata.getPort()));
+		addresses.add(metadataAddress(context));
 		return addresses;
+	}
+
+	private static InetSocketAddress metadataAddress(ConfigurableApplicationContext context) {
+		URI metadata = URI.create(context.getEnvironment().getRequiredProperty("follower-fetch.detection.aws.endpoint"));
+		return new InetSocketAddress(metadata.getHost(), metadata.getPort());
+	}
+
+	private static int sum(List<Map<String, Object>> reads, String count) {
+		return reads.stream().mapToInt((instance) -> (instance.get(count) instanceof Integer value) ? value : 0).sum();
 	}
 
 	private static boolean refuses(InetSocketAddress address) {
