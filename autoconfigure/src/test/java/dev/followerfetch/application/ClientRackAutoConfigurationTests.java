@@ -127,7 +127,7 @@ class ClientRackAutoConfigurationTests {
 		this.contextRunner.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class))
 			.withPropertyValues("follower-fetch.rack=az-b", "follower-fetch.policy.default=freshness")
 			.run((context) -> {
-				Map<String, Object> configs = context.getBean(ConsumerFactory.class).getConfigurationProperties();
+				Map<String, Object> configs = ((ConsumerFactory<?, ?>) context.getBean(ConsumerFactory.class)).getConfigurationProperties();
 				assertThat(configs).containsEntry(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
 						ZoneAwareAssignor.class.getName() + "," + RangeAssignor.class.getName() + ","
 								+ CooperativeStickyAssignor.class.getName())
@@ -165,7 +165,7 @@ class ClientRackAutoConfigurationTests {
 			.run((context) -> assertThat(strategy(context.getBean(ConsumerFactory.class))).isNull());
 		this.contextRunner.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class))
 			.withPropertyValues("follower-fetch.rack=az-b", "follower-fetch.assignment.enabled=false")
-			.run((context) -> assertThat(context.getBean(ConsumerFactory.class).getConfigurationProperties())
+			.run((context) -> assertThat(((ConsumerFactory<?, ?>) context.getBean(ConsumerFactory.class)).getConfigurationProperties())
 				.doesNotContainKeys(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, ZoneAwareAssignor.ZONE_CONFIG));
 	}
 

@@ -56,7 +56,7 @@ class ClientRackProducerAutoConfigurationTests {
 		this.contextRunner.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class))
 			.withBean(ProducerRackSupport.class, () -> KAFKA_4_4)
 			.run((context) -> {
-				Map<String, Object> configs = context.getBean(ProducerFactory.class).getConfigurationProperties();
+				Map<String, Object> configs = ((ProducerFactory<?, ?>) context.getBean(ProducerFactory.class)).getConfigurationProperties();
 				assertThat(configs).containsEntry("client.rack", "az-b").doesNotContainKey("partitioner.rack.aware");
 			});
 	}
@@ -68,7 +68,7 @@ class ClientRackProducerAutoConfigurationTests {
 			.withPropertyValues("follower-fetch.producer.rack-aware=true")
 			.run((context) -> {
 				assertThat(context).doesNotHaveBean(ProducerFactory.class);
-				assertThat(context.getBean(KafkaTemplate.class).getProducerFactory().getConfigurationProperties())
+				assertThat(((KafkaTemplate<?, ?>) context.getBean(KafkaTemplate.class)).getProducerFactory().getConfigurationProperties())
 					.containsEntry("client.rack", "az-b")
 					.containsEntry("partitioner.rack.aware", "true");
 			});
@@ -79,7 +79,7 @@ class ClientRackProducerAutoConfigurationTests {
 		this.contextRunner.withUserConfiguration(ExplicitProducerFactory.class)
 			.withBean(ProducerRackSupport.class, () -> KAFKA_4_4)
 			.withPropertyValues("follower-fetch.producer.rack-aware=true")
-			.run((context) -> assertThat(context.getBean(ProducerFactory.class).getConfigurationProperties())
+			.run((context) -> assertThat(((ProducerFactory<?, ?>) context.getBean(ProducerFactory.class)).getConfigurationProperties())
 				.containsEntry("client.rack", "az-own")
 				.containsEntry("partitioner.rack.aware", "false"));
 	}
@@ -89,7 +89,7 @@ class ClientRackProducerAutoConfigurationTests {
 		this.contextRunner.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class))
 			.withBean(ProducerRackSupport.class, () -> KAFKA_4_1)
 			.withPropertyValues("follower-fetch.producer.rack-aware=true")
-			.run((context) -> assertThat(context.getBean(ProducerFactory.class).getConfigurationProperties())
+			.run((context) -> assertThat(((ProducerFactory<?, ?>) context.getBean(ProducerFactory.class)).getConfigurationProperties())
 				.doesNotContainKeys("client.rack", "partitioner.rack.aware"));
 	}
 
@@ -99,7 +99,7 @@ class ClientRackProducerAutoConfigurationTests {
 			.withPropertyValues("follower-fetch.producer.rack-aware=true")
 			.run((context) -> {
 				boolean supported = ProducerRackSupport.ofClasspath().clientRack();
-				Map<String, Object> configs = context.getBean(ProducerFactory.class).getConfigurationProperties();
+				Map<String, Object> configs = ((ProducerFactory<?, ?>) context.getBean(ProducerFactory.class)).getConfigurationProperties();
 				assertThat(configs.containsKey("client.rack")).isEqualTo(supported);
 				assertThat(configs.containsKey("partitioner.rack.aware")).isEqualTo(supported);
 			});
@@ -110,7 +110,7 @@ class ClientRackProducerAutoConfigurationTests {
 		this.contextRunner.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class))
 			.withBean(ProducerRackSupport.class, () -> KAFKA_4_4)
 			.withPropertyValues("follower-fetch.enabled=false", "follower-fetch.producer.rack-aware=true")
-			.run((context) -> assertThat(context.getBean(ProducerFactory.class).getConfigurationProperties())
+			.run((context) -> assertThat(((ProducerFactory<?, ?>) context.getBean(ProducerFactory.class)).getConfigurationProperties())
 				.doesNotContainKeys("client.rack", "partitioner.rack.aware"));
 	}
 

@@ -142,6 +142,7 @@ class ZoneAwareAssignorTests {
 	}
 
 	@Test
+	@SuppressWarnings("removal") // the consumer builds the metadata; Kafka 4.4 deprecates its constructors for others
 	void theMemberThatLedTheRebalanceKeepsWhatItKnowsOfTheGroupAtItsGeneration() {
 		ZoneAwareAssignor leader = configured(
 				Map.of(ConsumerConfig.CLIENT_ID_CONFIG, "leading-client", ConsumerConfig.GROUP_ID_CONFIG, "orders"));

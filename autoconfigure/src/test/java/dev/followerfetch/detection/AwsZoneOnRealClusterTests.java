@@ -121,7 +121,7 @@ class AwsZoneOnRealClusterTests {
 				assertThat(detected.rack()).hasValue(zone);
 				assertThat(detected.source()).hasValue("aws:" + attribute);
 				assertThat(detected.reason()).startsWith(attribute + " matches the broker racks");
-				assertThat(context.getBean(ConsumerFactory.class).getConfigurationProperties())
+				assertThat(((ConsumerFactory<?, ?>) context.getBean(ConsumerFactory.class)).getConfigurationProperties())
 					.containsEntry(ConsumerConfig.CLIENT_RACK_CONFIG, zone);
 				Listeners listeners = context.getBean(Listeners.class);
 				listeners.awaitReceived("reader", RECORDS);

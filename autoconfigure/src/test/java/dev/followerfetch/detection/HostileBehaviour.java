@@ -275,9 +275,14 @@ enum HostileBehaviour {
 		}
 
 		@Override
-		public void close() throws Exception {
+		public void close() {
 			for (AutoCloseable server : this.servers) {
-				server.close();
+				try {
+					server.close();
+				}
+				catch (Exception ex) {
+					throw new IllegalStateException("Could not close " + server, ex);
+				}
 			}
 		}
 

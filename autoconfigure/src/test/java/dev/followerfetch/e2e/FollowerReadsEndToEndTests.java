@@ -97,7 +97,7 @@ class FollowerReadsEndToEndTests {
 	@ValueSource(strings = { "classic", "consumer" })
 	void withTheStarterEveryPartitionIsReadFromTheConsumersZone(String groupProtocol) {
 		withStarter("orders", groupProtocol).withUserConfiguration(OneListener.class).run((context) -> {
-			assertThat(context.getBean(ConsumerFactory.class).getConfigurationProperties())
+			assertThat(((ConsumerFactory<?, ?>) context.getBean(ConsumerFactory.class)).getConfigurationProperties())
 				.containsEntry(ConsumerConfig.CLIENT_RACK_CONFIG, ZONE);
 			ConsumerReadStats stats = consumeAll(context, "reader");
 			assertReadsFromZone(stats, rf3);
@@ -108,7 +108,7 @@ class FollowerReadsEndToEndTests {
 	@ValueSource(strings = { "classic", "consumer" })
 	void withoutTheStarterEveryPartitionIsReadFromItsLeader(String groupProtocol) {
 		runner("orders", groupProtocol).withUserConfiguration(OneListener.class).run((context) -> {
-			assertThat(context.getBean(ConsumerFactory.class).getConfigurationProperties())
+			assertThat(((ConsumerFactory<?, ?>) context.getBean(ConsumerFactory.class)).getConfigurationProperties())
 				.doesNotContainKey(ConsumerConfig.CLIENT_RACK_CONFIG);
 			ConsumerReadStats stats = consumeAll(context, "reader");
 			assertReadsFromLeaders(stats);

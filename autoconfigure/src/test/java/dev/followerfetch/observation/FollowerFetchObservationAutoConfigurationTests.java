@@ -62,7 +62,7 @@ class FollowerFetchObservationAutoConfigurationTests {
 		this.contextRunner.withClassLoader(new FilteredClassLoader(HealthIndicator.class)).run((context) -> {
 			assertThat(context).doesNotHaveBean("followerFetchHealthIndicator")
 				.hasSingleBean(FollowerFetchMeterBinder.class);
-			assertThat(context.getBean(ConsumerFactory.class).getConfigurationProperties())
+			assertThat(((ConsumerFactory<?, ?>) context.getBean(ConsumerFactory.class)).getConfigurationProperties())
 				.containsEntry(ConsumerConfig.CLIENT_RACK_CONFIG, "az-b");
 		});
 	}
@@ -78,7 +78,7 @@ class FollowerFetchObservationAutoConfigurationTests {
 			.run((context) -> {
 				assertThat(context).doesNotHaveBean(FollowerFetchMeterBinder.class)
 					.hasBean("followerFetchHealthIndicator");
-				assertThat(context.getBean(ConsumerFactory.class).getConfigurationProperties())
+				assertThat(((ConsumerFactory<?, ?>) context.getBean(ConsumerFactory.class)).getConfigurationProperties())
 					.containsEntry(ConsumerConfig.CLIENT_RACK_CONFIG, "az-b");
 			});
 	}

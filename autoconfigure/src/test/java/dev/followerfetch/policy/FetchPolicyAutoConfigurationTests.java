@@ -73,7 +73,7 @@ class FetchPolicyAutoConfigurationTests {
 	void aListenerThatSaysNothingFollowsTheDefaultAndReadsInZone() {
 		this.contextRunner.withUserConfiguration(Listeners.class).run((context) -> {
 			assertThat(clientRack(context, "analytics")).isNull();
-			assertThat(context.getBean(ConsumerFactory.class).getConfigurationProperties())
+			assertThat(((ConsumerFactory<?, ?>) context.getBean(ConsumerFactory.class)).getConfigurationProperties())
 				.containsEntry(ConsumerConfig.CLIENT_RACK_CONFIG, "az-b");
 			assertThat(policy(context, "analytics").origin()).isEqualTo(Origin.DEFAULT);
 		});
@@ -127,7 +127,7 @@ class FetchPolicyAutoConfigurationTests {
 		this.contextRunner.withUserConfiguration(Listeners.class, FreshClass.class)
 			.withPropertyValues("follower-fetch.policy.default=freshness")
 			.run((context) -> {
-				assertThat(context.getBean(ConsumerFactory.class).getConfigurationProperties())
+				assertThat(((ConsumerFactory<?, ?>) context.getBean(ConsumerFactory.class)).getConfigurationProperties())
 					.doesNotContainKey(ConsumerConfig.CLIENT_RACK_CONFIG);
 				assertThat(clientRack(context, "analytics")).isEmpty();
 				assertThat(clientRack(context, "fresh-class-b")).isEqualTo("az-b");
@@ -206,7 +206,7 @@ class FetchPolicyAutoConfigurationTests {
 	@Test
 	void aListenerOnTheConsumerGroupProtocolDropsTheAssignorItsFactoryGotAsKafkaRequires() {
 		this.contextRunner.withUserConfiguration(ConsumerProtocolListener.class).run((context) -> {
-			assertThat(context.getBean(ConsumerFactory.class).getConfigurationProperties())
+			assertThat(((ConsumerFactory<?, ?>) context.getBean(ConsumerFactory.class)).getConfigurationProperties())
 				.containsKey(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG);
 			assertThat(container(context, "broker-assigned").getContainerProperties()
 				.getKafkaConsumerProperties()

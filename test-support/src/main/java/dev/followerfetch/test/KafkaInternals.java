@@ -82,7 +82,7 @@ import org.springframework.util.ReflectionUtils;
  *
  * @author follower-fetch authors
  */
-final class KafkaInternals implements AutoCloseable {
+final class KafkaInternals {
 
 	private static final List<String> EXIT_CLASSES = List.of("org.apache.kafka.common.utils.Exit",
 			"org.apache.kafka.common.utils.internals.Exit");
@@ -329,8 +329,7 @@ final class KafkaInternals implements AutoCloseable {
 	/**
 	 * Stop every node and delete the cluster's data.
 	 */
-	@Override
-	public void close() throws Exception {
+	void close() throws Exception {
 		File directory = call("find the cluster directory", () -> new File(this.testKit.nodes().baseDirectory()));
 		try {
 			this.testKit.close();
