@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 import io.micrometer.core.instrument.FunctionCounter;
@@ -27,6 +28,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.ConfigurableApplicationContext;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -61,6 +63,22 @@ final class HealthWatch {
 					&& analytics.test(listener(details, "analytics")));
 	}
 
+	/**
+	 * Wait for the state with health details that pass every assertion, all in that one
+	 * reading: a snapshot can be in the state, and meet a condition on some fields, before
+	 * the fields asserted next are true.
+	 * @param state the state
+	 * @param details the assertions on the whole health details
+	 * @return the health details that passed them
+	 */
+	Map<String, Object> awaitAsserted(String state, Consumer<Map<String, Object>> details) {
+		return Readings.awaitReading(await("followerFetch state " + state).atMost(this.timeout)
+			.pollInterval(Duration.ofMillis(50)), this::details, (reading) -> {
+				assertThat(reading).containsEntry("state", state);
+				details.accept(reading);
+			});
+	}
+
 	private Map<String, Object> details() {
 		Map<String, Object> details = this.indicator.health().getDetails();
 		String state = String.valueOf(details.get("state"));
@@ -82,11 +100,12 @@ final class HealthWatch {
 	 * One listener's part of the health details.
 	 * @param details the health details
 	 * @param id the listener id
-	 * @return its details
+	 * @return its details, or {@code null} when the details list no such listener
 	 */
 	@SuppressWarnings("unchecked")
 	static Map<String, Object> listener(Map<String, Object> details, String id) {
-		return (Map<String, Object>) ((Map<String, Object>) details.get("listeners")).get(id);
+		Map<String, Object> listeners = (Map<String, Object>) details.get("listeners");
+		return (listeners != null) ? (Map<String, Object>) listeners.get(id) : null;
 	}
 
 	/**

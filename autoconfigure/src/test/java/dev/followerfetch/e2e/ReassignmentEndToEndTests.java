@@ -119,12 +119,13 @@ class ReassignmentEndToEndTests {
 					return replica != null && replica != inZone;
 				});
 			long readsMovedAt = System.nanoTime();
-			Map<String, Object> partial = health.awaitState("PARTIAL",
-					(analytics) -> List.of(partition.toString()).equals(analytics.get("placementGaps"))
-							&& analytics.get("crossZonePartitions").equals(1));
+			health.awaitAsserted("PARTIAL",
+					(partial) -> assertThat(HealthWatch.listener(partial, "analytics"))
+						.containsEntry("placementGaps", List.of(partition.toString()))
+						.containsEntry("crossZonePartitions", 1)
+						.containsEntry("zoneLocalPartitions", 2)
+						.doesNotContainKey("fallbackPartitions"));
 			long partialAt = System.nanoTime();
-			assertThat(HealthWatch.listener(partial, "analytics")).containsEntry("zoneLocalPartitions", 2)
-				.doesNotContainKey("fallbackPartitions");
 			int fromPartition = listeners.received("analytics", TOPIC, moved);
 			await("analytics keeps receiving from " + partition).atMost(TIMEOUT)
 				.until(() -> listeners.received("analytics", TOPIC, moved) >= fromPartition + 10);

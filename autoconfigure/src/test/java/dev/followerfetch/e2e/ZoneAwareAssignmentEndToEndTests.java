@@ -179,8 +179,9 @@ class ZoneAwareAssignmentEndToEndTests {
 			instances.assertReceivedOnce(listener, RECORDS);
 			for (Instance instance : instances.all()) {
 				await(listener + " health in " + instance.zone()).atMost(ZonedInstances.TIMEOUT).untilAsserted(() -> {
-					assertThat(instance.health()).containsEntry("state", "ACTIVE");
-					assertThat(instance.listenerHealth(listener)).containsEntry("assignment", "zone-aware")
+					Map<String, Object> health = instance.health();
+					assertThat(health).containsEntry("state", "ACTIVE");
+					assertThat(Instance.listenerHealth(health, listener)).containsEntry("assignment", "zone-aware")
 						.containsEntry("partitions", 2)
 						.containsEntry("zoneLocalPartitions", 2)
 						.containsEntry("zoneLocalLeaderPartitions", 2)

@@ -288,9 +288,16 @@ final class ZonedInstances implements AutoCloseable {
 			return this.context.getBean("followerFetchHealthIndicator", HealthIndicator.class).health(true).getDetails();
 		}
 
-		@SuppressWarnings("unchecked")
 		Map<String, Object> listenerHealth(String listener) {
-			Map<String, Object> listeners = (Map<String, Object>) health().getOrDefault("listeners", Map.of());
+			return listenerHealth(health(), listener);
+		}
+
+		/**
+		 * One listener's part of health details already read.
+		 */
+		@SuppressWarnings("unchecked")
+		static Map<String, Object> listenerHealth(Map<String, Object> health, String listener) {
+			Map<String, Object> listeners = (Map<String, Object>) health.getOrDefault("listeners", Map.of());
 			return (Map<String, Object>) listeners.getOrDefault(listener, Map.of());
 		}
 
