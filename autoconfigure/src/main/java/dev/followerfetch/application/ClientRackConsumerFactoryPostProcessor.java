@@ -24,7 +24,6 @@ import java.util.Set;
 
 import dev.followerfetch.Policy;
 import dev.followerfetch.assignment.AssignmentStrategy;
-import dev.followerfetch.assignment.ZoneAwareAssignor;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.policy.ClientRackDecider;
 import org.apache.commons.logging.Log;
@@ -118,13 +117,7 @@ final class ClientRackConsumerFactoryPostProcessor implements BeanPostProcessor 
 
 	private void applyAssignment(ConsumerFactory<?, ?> consumerFactory, ClientRackDecider decider,
 			Map<String, Object> configs, String description) {
-		AssignmentStrategy.Decision assignment = decider.assignment(configs);
-		if (assignment.outcome() == AssignmentStrategy.Outcome.KEPT) {
-			logger.info(description + " keeps its own partition.assignment.strategy=" + assignment.strategies()
-					+ ": zone-aware assignment is not added (list " + ZoneAwareAssignor.class.getName()
-					+ " first to have it)");
-			return;
-		}
+		AssignmentStrategy.Decision assignment = decider.assignment(description, configs);
 		if (assignment.settings().isEmpty()) {
 			return;
 		}

@@ -29,6 +29,7 @@ import java.util.function.Supplier;
 import dev.followerfetch.FollowerFetchProperties;
 import dev.followerfetch.Policy;
 import dev.followerfetch.assignment.AssignmentStrategy;
+import dev.followerfetch.assignment.ZoneAwareAssignor;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.policy.ConsumerPolicy.Origin;
 import org.apache.commons.logging.Log;
@@ -255,7 +256,8 @@ public final class ClientRackDecider {
 		replicaLease(effective, config).ifPresent((lease) -> config.put(ConsumerConfig.METADATA_MAX_AGE_CONFIG, lease));
 		replicaRequestTimeout(effective, config)
 			.ifPresent((timeout) -> config.put(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, timeout));
-		config.putAll(assignment(config).settings());
+		String described = (name != null) ? name : String.valueOf(clientIdConfig);
+		config.putAll(assignment(kind.describe(described), config).settings());
 		if (kind == ConsumerKind.OTHER && name != null) {
 			remember(new ConfiguredConsumer(decision, (clientIdConfig != null) ? clientIdConfig.toString() : null,
 					(effective != null) ? effective.toString() : null, config));
@@ -273,6 +275,24 @@ public final class ClientRackDecider {
 	 */
 	public AssignmentStrategy.Decision assignment(Map<String, ?> config) {
 		return this.assignment.decide(config, detectedRack().rack().orElse(null));
+	}
+
+	/**
+	 * As {@link #assignment(Map)}, and say so at INFO when the consumer keeps a strategy
+	 * of its own.
+	 * @param description the consumer in the log line, for example
+	 * {@code Listener 'orders'}
+	 * @param config the consumer's configuration
+	 * @return the decision, with the settings to add
+	 */
+	public AssignmentStrategy.Decision assignment(String description, Map<String, ?> config) {
+		AssignmentStrategy.Decision decision = assignment(config);
+		if (decision.outcome() == AssignmentStrategy.Outcome.KEPT && logger.isInfoEnabled()) {
+			logger.info(description + " keeps its own partition.assignment.strategy=" + decision.strategies()
+					+ ": zone-aware assignment is not added (list " + ZoneAwareAssignor.class.getName()
+					+ " first to have it)");
+		}
+		return decision;
 	}
 
 	/**

@@ -83,6 +83,16 @@ public enum ConsumerKind {
 	}
 
 	/**
+	 * One consumer of this kind as a log line starts with it.
+	 * @param name the consumer's name
+	 * @return for example {@code Listener 'orders'} or
+	 * {@code Kafka consumer binding 'process-in-0'}
+	 */
+	public String describe(String name) {
+		return Character.toUpperCase(this.noun.charAt(0)) + this.noun.substring(1) + " '" + name + "'";
+	}
+
+	/**
 	 * What names a consumer of this kind in the policy properties.
 	 * @return for example {@code id} or {@code name}
 	 */

@@ -19,6 +19,7 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -110,6 +111,7 @@ final class ListenerPolicyApplier implements SmartLifecycle {
 					() -> consumerProperties.remove(ConsumerConfig.CLIENT_RACK_CONFIG));
 		}
 		withoutZoneAwareUnderTheConsumerProtocol(container, consumerProperties);
+		withZoneAwareBeforeItsOwnStrategy(container, consumerProperties);
 		containerProperties.setKafkaConsumerProperties(consumerProperties);
 		this.policies.record(policy);
 		return policy;
@@ -129,6 +131,21 @@ final class ListenerPolicyApplier implements SmartLifecycle {
 					.contains(ZoneAwareAssignor.class.getName())) {
 			consumerProperties.setProperty(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, "");
 		}
+	}
+
+	/**
+	 * A listener whose own properties name its {@code partition.assignment.strategy}
+	 * replaces the list its consumer factory got: the same rule applies to it.
+	 */
+	private void withZoneAwareBeforeItsOwnStrategy(MessageListenerContainer container, Properties consumerProperties) {
+		if (!consumerProperties.containsKey(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG)) {
+			return;
+		}
+		Map<String, Object> config = ListenerContainers.consumerConfig(container);
+		consumerProperties.forEach((name, value) -> config.put(name.toString(), value));
+		this.decider.assignment(ConsumerKind.LISTENER.describe(container.getListenerId()), config)
+			.settings()
+			.forEach(consumerProperties::setProperty);
 	}
 
 	private void reportUnknownIds(Collection<MessageListenerContainer> all) {

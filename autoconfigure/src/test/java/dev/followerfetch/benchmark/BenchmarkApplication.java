@@ -90,11 +90,27 @@ enum BenchmarkApplication {
 	 */
 	ConfigurableApplicationContext start(MultiZoneKafkaCluster cluster, Class<?> listeners, Object recorder,
 			String... properties) {
+		return start(cluster, ZONE, listeners, recorder, properties);
+	}
+
+	/**
+	 * Start the application as a process in the given zone and wait until each listener
+	 * container has partitions assigned.
+	 * @param cluster the cluster to consume from
+	 * @param zone the zone the application runs in ({@code follower-fetch.rack})
+	 * @param listeners a configuration class declaring the {@code @KafkaListener}s
+	 * @param recorder a bean the listeners record what they receive into
+	 * @param properties more properties, such as {@code benchmark.topic}; they win over
+	 * the defaults, {@code benchmark.group} (a random prefix of group ids) among them
+	 * @return the running application
+	 */
+	ConfigurableApplicationContext start(MultiZoneKafkaCluster cluster, String zone, Class<?> listeners,
+			Object recorder, String... properties) {
 		List<String> all = new ArrayList<>(List.of("spring.kafka.bootstrap-servers=" + cluster.bootstrapServers(),
 				"spring.kafka.consumer.auto-offset-reset=earliest",
 				"spring.kafka.consumer.key-deserializer=" + ByteArrayDeserializer.class.getName(),
 				"spring.kafka.consumer.value-deserializer=" + ByteArrayDeserializer.class.getName(),
-				"follower-fetch.rack=" + ZONE, "follower-fetch.detection.order=env",
+				"follower-fetch.rack=" + zone, "follower-fetch.detection.order=env",
 				"logging.level.org.springframework=WARN", "benchmark.group=" + UUID.randomUUID()));
 		all.addAll(List.of(properties));
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(this.configuration, listeners)

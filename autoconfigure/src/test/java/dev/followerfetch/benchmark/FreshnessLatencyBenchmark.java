@@ -15,23 +15,19 @@
  */
 package dev.followerfetch.benchmark;
 
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
-import java.util.stream.IntStream;
 
 import dev.followerfetch.FetchPolicy;
 import dev.followerfetch.Policy;
+import dev.followerfetch.benchmark.Latencies.Percentiles;
 import dev.followerfetch.e2e.Listeners;
 import dev.followerfetch.test.ConsumerReadStats;
 import dev.followerfetch.test.MultiZoneKafkaCluster;
@@ -135,10 +131,10 @@ public final class FreshnessLatencyBenchmark {
 			for (long wait = due - System.nanoTime(); wait > 0; wait = due - System.nanoTime()) {
 				LockSupport.parkNanos(wait);
 			}
-			byte[] key = ByteBuffer.allocate(Integer.BYTES).putInt(sequence).array();
+			byte[] key = Latencies.key(sequence);
 			for (Scenario scenario : scenarios) {
-				byte[] value = ByteBuffer.allocate(RECORD_SIZE).putLong(System.nanoTime()).array();
-				sends.add(scenario.producer.send(new ProducerRecord<>(TOPIC, sequence % PARTITIONS, null, key, value)));
+				sends.add(scenario.producer.send(
+						new ProducerRecord<>(TOPIC, sequence % PARTITIONS, null, key, Latencies.value(RECORD_SIZE))));
 			}
 		}
 		for (Future<RecordMetadata> send : sends) {
@@ -227,11 +223,6 @@ public final class FreshnessLatencyBenchmark {
 		return nanos / 1e6;
 	}
 
-	private static long percentile(long[] sorted, double fraction) {
-		int index = (int) Math.ceil(fraction * sorted.length) - 1;
-		return sorted[Math.max(0, Math.min(index, sorted.length - 1))];
-	}
-
 	/**
 	 * One cluster with its topic, its producer and both applications consuming from it.
 	 */
@@ -241,7 +232,8 @@ public final class FreshnessLatencyBenchmark {
 
 		private final String brokerValue;
 
-		private final Latencies latencies = new Latencies(List.of(LEADER, LOCALITY, FRESHNESS));
+		private final Latencies latencies = new Latencies(List.of(LEADER, LOCALITY, FRESHNESS), RECORDS, WARM_UP_RECORDS,
+				PARTITIONS);
 
 		private MultiZoneKafkaCluster cluster;
 
@@ -340,83 +332,6 @@ public final class FreshnessLatencyBenchmark {
 	 */
 	private record Result(String name, Percentiles all, Map<Integer, Percentiles> byPartition, long createTimeP50,
 			long createTimeP99, long followerPartitions, Map<Integer, Integer> servingBrokers) {
-
-	}
-
-	private record Percentiles(int records, long p50, long p99, long max) {
-
-		static Percentiles of(long[] sorted) {
-			return new Percentiles(sorted.length, percentile(sorted, 0.50), percentile(sorted, 0.99),
-					sorted[sorted.length - 1]);
-		}
-
-	}
-
-	/**
-	 * The latency of every record at every listener, by sequence number: nanoseconds since
-	 * the send, and milliseconds since the record's CreateTime.
-	 */
-	static final class Latencies {
-
-		private final Map<String, AtomicLongArray> nanos = new ConcurrentHashMap<>();
-
-		private final Map<String, AtomicLongArray> createTimeMillis = new ConcurrentHashMap<>();
-
-		Latencies(List<String> listeners) {
-			for (String listener : listeners) {
-				this.nanos.put(listener, unset());
-				this.createTimeMillis.put(listener, unset());
-			}
-		}
-
-		private static AtomicLongArray unset() {
-			long[] values = new long[RECORDS];
-			Arrays.fill(values, -1);
-			return new AtomicLongArray(values);
-		}
-
-		void record(String listener, ConsumerRecord<byte[], byte[]> record) {
-			long now = System.nanoTime();
-			long wallClock = System.currentTimeMillis();
-			int sequence = ByteBuffer.wrap(record.key()).getInt();
-			long sent = ByteBuffer.wrap(record.value()).getLong();
-			this.nanos.get(listener).compareAndSet(sequence, -1, now - sent);
-			this.createTimeMillis.get(listener).compareAndSet(sequence, -1, wallClock - record.timestamp());
-		}
-
-		boolean complete() {
-			return this.nanos.values().stream().allMatch((values) -> {
-				for (int i = 0; i < values.length(); i++) {
-					if (values.get(i) < 0) {
-						return false;
-					}
-				}
-				return true;
-			});
-		}
-
-		/**
-		 * Percentiles of the records after the warm-up.
-		 * @param listener the listener
-		 * @param partition a partition, or -1 for all
-		 * @return the percentiles in nanoseconds
-		 */
-		Percentiles percentiles(String listener, int partition) {
-			return Percentiles.of(afterWarmUp(this.nanos.get(listener), partition));
-		}
-
-		Percentiles createTimePercentiles(String listener) {
-			return Percentiles.of(afterWarmUp(this.createTimeMillis.get(listener), -1));
-		}
-
-		private static long[] afterWarmUp(AtomicLongArray values, int partition) {
-			long[] measured = IntStream.range(WARM_UP_RECORDS, RECORDS)
-				.filter((sequence) -> partition < 0 || sequence % PARTITIONS == partition)
-				.mapToLong(values::get)
-				.toArray();
-			Arrays.sort(measured);
-			return measured;
-		}
 
 	}
 

@@ -183,6 +183,15 @@ class ClientRackDeciderTests {
 	}
 
 	@Test
+	void aBindingThatKeepsItsOwnAssignorIsNamedInTheLog(CapturedOutput output) {
+		Map<String, Object> config = new HashMap<>(
+				Map.of("partition.assignment.strategy", "com.example.PinnedAssignor"));
+		decider("az-b").configure(ConsumerKind.BINDING, "process-in-0", config);
+		assertThat(output).contains("Kafka consumer binding 'process-in-0' keeps its own "
+				+ "partition.assignment.strategy=[com.example.PinnedAssignor]: zone-aware assignment is not added");
+	}
+
+	@Test
 	void withoutADetectedRackConfigureLeavesALocalityConsumerOnItsZonelessAssignmentOnly() {
 		Map<String, Object> config = new HashMap<>();
 		decider(null).configure(ConsumerKind.OTHER, "hand-built", config);

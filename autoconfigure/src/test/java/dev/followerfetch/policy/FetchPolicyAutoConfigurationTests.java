@@ -20,9 +20,11 @@ import java.util.Properties;
 import dev.followerfetch.FetchPolicy;
 import dev.followerfetch.Policy;
 import dev.followerfetch.application.ClientRackAutoConfiguration;
+import dev.followerfetch.assignment.ZoneAwareAssignor;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
 import dev.followerfetch.policy.ConsumerPolicy.Origin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -217,6 +219,28 @@ class FetchPolicyAutoConfigurationTests {
 		});
 	}
 
+	@Test
+	void aListenerThatNamesKafkasOwnStrategyGetsTheZoneAwareAssignorBeforeIt() {
+		this.contextRunner.withUserConfiguration(OwnStrategyListeners.class)
+			.run((context) -> assertThat(strategy(context, "cooperative"))
+				.isEqualTo(ZoneAwareAssignor.class.getName() + "," + CooperativeStickyAssignor.class.getName()));
+	}
+
+	@Test
+	void aListenerThatNamesItsOwnAssignorKeepsItAndTheLogSaysSo(CapturedOutput output) {
+		this.contextRunner.withUserConfiguration(OwnStrategyListeners.class).run((context) -> {
+			assertThat(strategy(context, "pinned")).isEqualTo("com.example.PinnedAssignor");
+			assertThat(output).containsOnlyOnce("Listener 'pinned' keeps its own partition.assignment.strategy="
+					+ "[com.example.PinnedAssignor]: zone-aware assignment is not added");
+		});
+	}
+
+	private static String strategy(AssertableApplicationContext context, String listenerId) {
+		return container(context, listenerId).getContainerProperties()
+			.getKafkaConsumerProperties()
+			.getProperty(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG);
+	}
+
 	private static String clientRack(AssertableApplicationContext context, String listenerId) {
 		Properties properties = container(context, listenerId).getContainerProperties().getKafkaConsumerProperties();
 		return properties.getProperty(ConsumerConfig.CLIENT_RACK_CONFIG);
@@ -280,6 +304,30 @@ class FetchPolicyAutoConfigurationTests {
 
 		@KafkaListener(id = "classic", topics = "clicks")
 		void classic(String payload) {
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class OwnStrategyListeners {
+
+		@Bean
+		OwnStrategyListenerBean ownStrategyListenerBean() {
+			return new OwnStrategyListenerBean();
+		}
+
+	}
+
+	static class OwnStrategyListenerBean {
+
+		@KafkaListener(id = "cooperative", topics = "clicks",
+				properties = "partition.assignment.strategy=org.apache.kafka.clients.consumer.CooperativeStickyAssignor")
+		void cooperative(String payload) {
+		}
+
+		@KafkaListener(id = "pinned", topics = "clicks",
+				properties = "partition.assignment.strategy=com.example.PinnedAssignor")
+		void pinned(String payload) {
 		}
 
 	}
