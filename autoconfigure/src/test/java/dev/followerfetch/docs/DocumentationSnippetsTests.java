@@ -55,6 +55,13 @@ class DocumentationSnippetsTests {
 
 	private static final Pattern FENCE = Pattern.compile("```(\\w+)\\n(.*?)```", Pattern.DOTALL);
 
+	/**
+	 * A fenced block that quotes a file of the build whole (a Java source from its
+	 * {@code package} line): {@code <!-- quote: path -->} on the line before it.
+	 */
+	private static final Pattern QUOTE = Pattern.compile("<!-- quote: (\\S+) -->\\n```\\w+\\n(.*?)```",
+			Pattern.DOTALL);
+
 	@Test
 	void everyJavaLineInTheDocsComesFromCompiledCode() throws IOException {
 		Set<String> codeLines = javaSources().flatMap(DocumentationSnippetsTests::lines)
@@ -67,6 +74,24 @@ class DocumentationSnippetsTests {
 			.filter((line) -> codeLines.stream().noneMatch((code) -> code.endsWith(line)))
 			.forEach((line) -> missing.computeIfAbsent(document, (key) -> new ArrayList<>()).add(line)));
 		assertThat(missing).as("Java lines in the docs that no source file contains").isEmpty();
+	}
+
+	@Test
+	void everyFileTheDocsQuoteIsQuotedAsItIsInTheBuild() throws IOException {
+		Map<String, String> quoted = new LinkedHashMap<>();
+		for (Path document : documents()) {
+			Matcher matcher = QUOTE.matcher(read(document));
+			while (matcher.find()) {
+				quoted.put(ROOT.relativize(document) + " quotes " + matcher.group(1), matcher.group(2));
+			}
+		}
+		assertThat(quoted).as("quoted files").isNotEmpty();
+		quoted.forEach((quote, text) -> {
+			String path = quote.substring(quote.indexOf(" quotes ") + " quotes ".length());
+			String source = read(ROOT.resolve(path));
+			String expected = path.endsWith(".java") ? source.substring(source.indexOf("package ")) : source;
+			assertThat(text).as("%s (regenerate the quote from the file)", quote).isEqualTo(expected);
+		});
 	}
 
 	@Test
@@ -102,15 +127,19 @@ class DocumentationSnippetsTests {
 
 	private static Map<String, String> snippets(String language) throws IOException {
 		Map<String, String> snippets = new LinkedHashMap<>();
-		snippets.putAll(snippetsOf(ROOT.resolve("README.md"), language));
-		snippets.putAll(snippetsOf(ROOT.resolve("sample-app/README.md"), language));
-		try (Stream<Path> docs = Files.list(ROOT.resolve("docs"))) {
-			docs.filter((path) -> path.toString().endsWith(".md"))
-				.sorted()
-				.forEach((path) -> snippets.putAll(snippetsOf(path, language)));
+		for (Path document : documents()) {
+			snippets.putAll(snippetsOf(document, language));
 		}
 		assertThat(snippets).as("%s snippets found", language).isNotEmpty();
 		return snippets;
+	}
+
+	private static List<Path> documents() throws IOException {
+		List<Path> documents = new ArrayList<>(List.of(ROOT.resolve("README.md"), ROOT.resolve("sample-app/README.md")));
+		try (Stream<Path> docs = Files.list(ROOT.resolve("docs"))) {
+			docs.filter((path) -> path.toString().endsWith(".md")).sorted().forEach(documents::add);
+		}
+		return documents;
 	}
 
 	private static Stream<Path> javaSources() throws IOException {

@@ -20,7 +20,6 @@ import java.util.Map;
 
 import dev.followerfetch.test.MultiZoneKafkaExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -31,8 +30,8 @@ import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.kafka.annotation.KafkaListener;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -43,13 +42,15 @@ import static org.awaitility.Awaitility.await;
  * An application's own {@code @SpringBootTest} on the three-zone cluster, the one
  * docs/testing.md quotes: the cluster wired in with {@code @DynamicPropertySource}, an
  * explicit rack, a short refresh, the wait for {@code ACTIVE}, and the application
- * stopped before the cluster.
+ * stopped before the cluster ({@code @DirtiesContext}: the extension stops the cluster
+ * after Spring's {@code afterAll}).
  *
  * @author follower-fetch authors
  */
 @SpringBootTest(classes = OrdersApplicationEndToEndTests.OrdersApplication.class,
 		properties = { "follower-fetch.rack=az-b", "follower-fetch.observation.refresh-interval=1s",
 				"spring.kafka.consumer.auto-offset-reset=earliest" })
+@DirtiesContext
 class OrdersApplicationEndToEndTests {
 
 	@RegisterExtension
@@ -64,11 +65,6 @@ class OrdersApplicationEndToEndTests {
 	static void createTopic() {
 		kafka.cluster().createTopicLedByEveryZone("orders", 6, 3);
 		kafka.cluster().produce("orders", 600, 1024);
-	}
-
-	@AfterAll
-	static void stopTheApplicationBeforeTheCluster(@Autowired ConfigurableApplicationContext context) {
-		context.close();
 	}
 
 	@Autowired

@@ -16,9 +16,9 @@
 
 package dev.followerfetch.test;
 
-import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ExtensionContext.Namespace;
 
 /**
  * JUnit extension that runs one {@link MultiZoneKafkaCluster} per test class. Register it
@@ -27,18 +27,19 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * &#064;RegisterExtension
  * static final MultiZoneKafkaExtension kafka = MultiZoneKafkaExtension.withZones("use1-az1", "use1-az2", "use1-az3");
  * </pre>
- * The cluster starts before the first test of the class and stops after the last one;
- * {@code @Nested} classes share it.
+ * The cluster starts before the first test of the class and stops after the last one,
+ * once every extension's {@code afterAll} has run (Spring's too, which closes a
+ * {@code @DirtiesContext} application first); {@code @Nested} classes share it.
  *
  * @author follower-fetch authors
  */
-public final class MultiZoneKafkaExtension implements BeforeAllCallback, AfterAllCallback {
+public final class MultiZoneKafkaExtension implements BeforeAllCallback {
+
+	private static final Namespace NAMESPACE = Namespace.create(MultiZoneKafkaExtension.class);
 
 	private final MultiZoneKafkaCluster.Builder builder;
 
 	private MultiZoneKafkaCluster cluster;
-
-	private String startedBy;
 
 	private MultiZoneKafkaExtension(MultiZoneKafkaCluster.Builder builder) {
 		this.builder = builder;
@@ -113,19 +114,18 @@ public final class MultiZoneKafkaExtension implements BeforeAllCallback, AfterAl
 	public synchronized void beforeAll(ExtensionContext context) {
 		if (this.cluster == null) {
 			this.cluster = this.builder.start();
-			this.startedBy = context.getUniqueId();
+			// closed with the class's context, after every afterAll callback
+			context.getStore(NAMESPACE).put(this, (AutoCloseable) this::stop);
 		}
 	}
 
-	@Override
-	public synchronized void afterAll(ExtensionContext context) {
-		if (this.cluster != null && context.getUniqueId().equals(this.startedBy)) {
+	private synchronized void stop() {
+		if (this.cluster != null) {
 			try {
 				this.cluster.close();
 			}
 			finally {
 				this.cluster = null;
-				this.startedBy = null;
 			}
 		}
 	}
