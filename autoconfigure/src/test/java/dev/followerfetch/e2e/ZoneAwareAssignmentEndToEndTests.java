@@ -24,7 +24,10 @@ import java.util.Set;
 import dev.followerfetch.e2e.ZonedInstances.Instance;
 import dev.followerfetch.test.ConsumerReadStats;
 import dev.followerfetch.test.MultiZoneKafkaExtension;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
+import org.apache.kafka.common.GroupType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -148,11 +151,20 @@ class ZoneAwareAssignmentEndToEndTests {
 	}
 
 	@Test
-	void aGroupOnTheConsumerGroupProtocolIsReportedAsAssignedByTheBrokers() {
+	void aGroupOnTheConsumerGroupProtocolIsReportedAsAssignedByTheBrokers() throws Exception {
 		try (ZonedInstances instances = ZonedInstances.start(kafka.cluster(), "audits", 3, List.of("az-a", "az-b"),
 				"spring.kafka.consumer.properties.group.protocol=consumer")) {
 			kafka.cluster().produce("audits", 60, 100);
 			instances.awaitReceived(60);
+			try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+					kafka.cluster().bootstrapServers()))) {
+				for (String listener : LISTENERS) {
+					String group = "audits-" + listener;
+					assertThat(admin.describeConsumerGroups(List.of(group)).all().get().get(group).type())
+						.as("the protocol of group %s, as its coordinator reports it", group)
+						.isEqualTo(GroupType.CONSUMER);
+				}
+			}
 			for (Instance instance : instances.all()) {
 				await("the consumer protocol reported").atMost(ZonedInstances.TIMEOUT)
 					.untilAsserted(() -> assertThat(instance.listenerHealth(FRESHNESS)).containsEntry("assignment", "broker"));
