@@ -126,10 +126,13 @@ public final class InstancesInEveryZoneBenchmark {
 	}
 
 	/**
-	 * Wait until every group has settled: each instance reads two of the six partitions.
+	 * Wait until every group has settled: each instance reads two of the six partitions,
+	 * for longer than {@code fetch.max.wait.ms}, so that no fetch sent under an earlier
+	 * assignment is still open when the measurement starts.
 	 */
 	private static void awaitBalanced(List<Instance> instances) {
-		await("every group assigns two partitions to each of its instances").atMost(TIMEOUT)
+		await("every group assigns two partitions to each of its instances").during(Duration.ofSeconds(2))
+			.atMost(TIMEOUT)
 			.pollInterval(Duration.ofMillis(100))
 			.until(() -> instances.stream()
 				.allMatch((instance) -> LISTENERS.stream()

@@ -68,6 +68,14 @@ final class ZonedInstances implements AutoCloseable {
 
 	static final Duration TIMEOUT = Duration.ofSeconds(60);
 
+	/**
+	 * How long an assignment must hold before a test measures what it reads: longer than
+	 * {@code fetch.max.wait.ms} (500 ms), so that a fetch a consumer sent for a partition
+	 * of its previous assignment has been answered (a record in that answer is dropped by
+	 * the consumer but its bytes are counted, from a broker of another zone).
+	 */
+	static final Duration SETTLED = Duration.ofSeconds(2);
+
 	private final MultiZoneKafkaCluster cluster;
 
 	private final String topic;
@@ -154,12 +162,12 @@ final class ZonedInstances implements AutoCloseable {
 
 	/**
 	 * Wait until every partition is assigned to exactly one instance and the owners' zones
-	 * satisfy a condition.
+	 * satisfy a condition, and go on doing so for {@link #SETTLED}.
 	 * @param listener the listener
 	 * @param owners the condition, given the zone of each partition's owner
 	 */
 	void awaitAssignment(String listener, Consumer<Map<TopicPartition, String>> owners) {
-		await(listener + " assigned as expected").atMost(TIMEOUT).untilAsserted(() -> {
+		await(listener + " assigned as expected").during(SETTLED).atMost(TIMEOUT).untilAsserted(() -> {
 			Map<TopicPartition, String> zones = new TreeMap<>(
 					(a, b) -> Integer.compare(a.partition(), b.partition()));
 			for (Instance instance : this.instances) {
