@@ -47,8 +47,11 @@ import org.jspecify.annotations.Nullable;
  * group that one of this application's listener containers led in its last rebalance,
  * this compares how many partitions its assignment reads from an in-zone leader now with
  * how many the rule would give with the current leaders; when the assignment stays below
- * for the grace period, that container rebalances the group, at most once per interval.
- * Only the leading member acts, so a group is never asked by several instances at once.
+ * for the grace period, that container rebalances the group, at most once per interval,
+ * but for one follow-up after the grace when the rebalance it asked for (a newer
+ * generation) still assigned below what the leaders allow: the group leader assigns from
+ * its consumer's metadata, which may not have seen the leaders move yet. Only the leading
+ * member acts, so a group is never asked by several instances at once.
  *
  * @author follower-fetch authors
  */
@@ -69,6 +72,13 @@ final class AssignmentRealigner {
 	private final Map<String, Long> lastRebalance = new HashMap<>();
 
 	private final Map<String, Integer> rebalances = new HashMap<>();
+
+	/**
+	 * The generation of each group's last realignment, while that realignment may still
+	 * be followed by one more within the interval: the group leader assigns from its own
+	 * consumer's metadata, which can lag the view the refresh compared with.
+	 */
+	private final Map<String, Integer> followUps = new HashMap<>();
 
 	AssignmentRealigner(Supplier<Map<String, Leadership>> leaderships, Settings settings, Clock clock) {
 		this.leaderships = leaderships;
@@ -116,12 +126,15 @@ final class AssignmentRealigner {
 			details.put(led.subject().consumer().name(), facts(leadership, current, allowed));
 			if (!below(current, allowed) || !this.settings.enabled()) {
 				this.belowSince.remove(group);
+				this.followUps.remove(group);
 				continue;
 			}
 			long since = this.belowSince.computeIfAbsent(group, (key) -> now);
 			Long last = this.lastRebalance.get(group);
-			if (now - since < this.settings.grace().toMillis()
-					|| (last != null && now - last < this.settings.interval().toMillis())) {
+			boolean withinInterval = last != null && now - last < this.settings.interval().toMillis();
+			Integer realignedIn = this.followUps.get(group);
+			boolean followUp = withinInterval && realignedIn != null && leadership.generation() > realignedIn;
+			if (now - since < this.settings.grace().toMillis() || (withinInterval && !followUp)) {
 				continue;
 			}
 			Runnable rebalance = Objects.requireNonNull(led.subject().consumer().rebalance());
@@ -135,11 +148,19 @@ final class AssignmentRealigner {
 			this.lastRebalance.put(group, now);
 			this.belowSince.remove(group);
 			this.rebalances.merge(group, 1, Integer::sum);
+			if (followUp) {
+				this.followUps.remove(group);
+			}
+			else {
+				this.followUps.put(group, leadership.generation());
+			}
 			logger.info("Rebalancing consumer group '" + group + "' (listener '" + led.subject().consumer().name()
 					+ "'): " + current.leaderZone() + " of " + partitions.size()
 					+ " partitions are read from a leader in their reader's zone, the current leaders allow "
-					+ allowed.leaderZone() + " (for " + Duration.ofMillis(now - since).toSeconds()
-					+ "s); the next realignment of this group comes " + this.settings.interval() + " later at the earliest");
+					+ allowed.leaderZone() + " (for " + Duration.ofMillis(now - since).toSeconds() + "s"
+					+ (followUp ? "; again: the group leader assigned from older metadata last time" : "")
+					+ "); the next realignment of this group comes " + this.settings.interval() + " later at the earliest"
+					+ (followUp ? "" : ", or once after the grace if this one leaves it below"));
 		}
 		this.belowSince.keySet().retainAll(seen);
 		return details;

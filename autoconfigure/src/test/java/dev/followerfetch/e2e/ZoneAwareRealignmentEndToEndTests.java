@@ -81,13 +81,18 @@ class ZoneAwareRealignmentEndToEndTests {
 			}
 			System.out.printf("leaders swapped: both groups aligned again %d ms after the leader move%n",
 					Duration.ofNanos(System.nanoTime() - moved).toMillis());
-			// nothing else happens within the interval: one rebalance per group, then the assignment stays
+			// one realignment per group, or two when the group leader first assigned from metadata that had not
+			// seen the leaders move yet; then the assignment stays within the interval
 			await("no further rebalance").during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
 				Map<String, Integer> after = generations(instances);
 				after.forEach((group, generations) -> assertThat(generations - before.get(group))
 					.as("rebalances of %s after the leader move", group)
-					.isOne());
+					.isBetween(1, 2));
 			});
+			System.out.printf("leaders swapped: rebalances by group %s%n", generations(instances).entrySet()
+				.stream()
+				.map((entry) -> entry.getKey() + "=" + (entry.getValue() - before.get(entry.getKey())))
+				.toList());
 		}
 	}
 

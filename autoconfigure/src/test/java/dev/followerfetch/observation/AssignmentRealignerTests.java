@@ -95,6 +95,52 @@ class AssignmentRealignerTests {
 	}
 
 	@Test
+	void aRealignmentWhoseRebalanceStillAssignedBelowTheLeadersIsFollowedOnceAfterTheGraceThenWaitsTheInterval() {
+		this.leaderships.put("client-a", leadership(7, Set.of(T0), Set.of(T1)));
+		Subject leader = subject("client-a");
+		this.realigner.check(List.of(leader), (subject) -> view(1, 0));
+		this.clock.advance(Duration.ofMinutes(2));
+		this.realigner.check(List.of(leader), (subject) -> view(1, 0));
+		assertThat(this.rebalances).hasValue(1);
+		// the rebalance it asked for came, but its leader's metadata still had the old leaders
+		this.leaderships.put("client-a", leadership(8, Set.of(T0), Set.of(T1)));
+		this.clock.advance(Duration.ofMinutes(1));
+		this.realigner.check(List.of(leader), (subject) -> view(1, 0));
+		assertThat(this.rebalances).as("within the grace").hasValue(1);
+		this.clock.advance(Duration.ofMinutes(2));
+		this.realigner.check(List.of(leader), (subject) -> view(1, 0));
+		assertThat(this.rebalances).as("the follow-up").hasValue(2);
+		this.leaderships.put("client-a", leadership(9, Set.of(T0), Set.of(T1)));
+		for (int refresh = 0; refresh < 6; refresh++) {
+			this.clock.advance(Duration.ofMinutes(1));
+			this.realigner.check(List.of(leader), (subject) -> view(1, 0));
+		}
+		assertThat(this.rebalances).as("one follow-up at most, then the interval").hasValue(2);
+		this.clock.advance(Duration.ofMinutes(5));
+		this.realigner.check(List.of(leader), (subject) -> view(1, 0));
+		assertThat(this.rebalances).as("after the interval").hasValue(3);
+	}
+
+	@Test
+	void aRealignmentThatAlignedTheGroupLeavesNoFollowUpForALaterMove() {
+		this.leaderships.put("client-a", leadership(7, Set.of(T0), Set.of(T1)));
+		Subject leader = subject("client-a");
+		this.realigner.check(List.of(leader), (subject) -> view(1, 0));
+		this.clock.advance(Duration.ofMinutes(2));
+		this.realigner.check(List.of(leader), (subject) -> view(1, 0));
+		assertThat(this.rebalances).hasValue(1);
+		this.leaderships.put("client-a", leadership(8, Set.of(T1), Set.of(T0)));
+		this.clock.advance(Duration.ofMinutes(1));
+		this.realigner.check(List.of(leader), (subject) -> view(1, 0));
+		// the leaders move back: below again, within the interval, with no follow-up left
+		for (int refresh = 0; refresh < 5; refresh++) {
+			this.clock.advance(Duration.ofMinutes(1));
+			this.realigner.check(List.of(leader), (subject) -> view(0, 1));
+		}
+		assertThat(this.rebalances).hasValue(1);
+	}
+
+	@Test
 	void leadersThatMoveBackWithinTheGraceCauseNoRebalance() {
 		this.leaderships.put("client-a", leadership(Set.of(T0), Set.of(T1)));
 		Subject leader = subject("client-a");
@@ -152,7 +198,11 @@ class AssignmentRealignerTests {
 	 * A group of a FRESHNESS member in az-a and one in az-b, one partition each.
 	 */
 	private static Leadership leadership(Set<TopicPartition> ofA, Set<TopicPartition> ofB) {
-		return new Leadership("orders", "client-a", 7, Balance.PER_TOPIC,
+		return leadership(7, ofA, ofB);
+	}
+
+	private static Leadership leadership(int generation, Set<TopicPartition> ofA, Set<TopicPartition> ofB) {
+		return new Leadership("orders", "client-a", generation, Balance.PER_TOPIC,
 				List.of(new Member("member-a", "az-a", Policy.FRESHNESS, Set.of("t"), ofA),
 						new Member("member-b", "az-b", Policy.FRESHNESS, Set.of("t"), ofB)));
 	}
