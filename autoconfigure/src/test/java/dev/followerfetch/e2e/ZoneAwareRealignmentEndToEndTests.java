@@ -117,7 +117,16 @@ class ZoneAwareRealignmentEndToEndTests {
 			Set<TopicPartition> partitions = IntStream.range(0, ZonedInstances.PARTITIONS)
 				.mapToObj((p) -> new TopicPartition("journal", p))
 				.collect(Collectors.toSet());
-			admin.electLeaders(ElectionType.PREFERRED, partitions).partitions().get();
+			// an election the controller refuses (the restarted replica not yet eligible) is asked again
+			await("preferred leaders back").atMost(ZonedInstances.TIMEOUT).pollInterval(Duration.ofSeconds(1)).until(() -> {
+				admin.electLeaders(ElectionType.PREFERRED, partitions).partitions().get();
+				return kafka.cluster()
+					.describeTopic("journal")
+					.partitions()
+					.stream()
+					.allMatch((partition) -> partition.leader() != null
+							&& partition.leader().id() == partition.replicas().get(0).id());
+			});
 			for (String listener : LISTENERS) {
 				instances.awaitAlignment(listener);
 			}

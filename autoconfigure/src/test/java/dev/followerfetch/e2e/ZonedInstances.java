@@ -147,11 +147,13 @@ final class ZonedInstances implements AutoCloseable {
 	}
 
 	/**
-	 * Wait until every partition is assigned to one instance, in its leader's zone.
+	 * Wait until every partition is assigned to one instance, in the zone of its leader
+	 * as the brokers describe it at each try (an election is seen once it has reached
+	 * them).
 	 */
 	void awaitAlignment(String listener) {
-		TopicDescription description = this.cluster.describeTopic(this.topic);
 		awaitAssignment(listener, (owners) -> {
+			TopicDescription description = this.cluster.describeTopic(this.topic);
 			for (TopicPartitionInfo partition : description.partitions()) {
 				assertThat(owners.get(new TopicPartition(this.topic, partition.partition())))
 					.as("zone of the owner of %s-%d", this.topic, partition.partition())
