@@ -23,8 +23,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.followerfetch.detection.ZoneFormat;
-
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**

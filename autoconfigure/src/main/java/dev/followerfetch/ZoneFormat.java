@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.followerfetch.detection;
+package dev.followerfetch;
 
 /**
  * Which form of an AWS availability zone to use as the rack.

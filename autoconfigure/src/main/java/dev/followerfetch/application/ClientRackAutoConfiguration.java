@@ -15,20 +15,15 @@
  */
 package dev.followerfetch.application;
 
-import dev.followerfetch.FollowerFetchProperties;
-import dev.followerfetch.assignment.AssignmentStrategy;
-import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
 import dev.followerfetch.policy.ClientRackDecider;
-import dev.followerfetch.policy.ProducerRackSupport;
+import dev.followerfetch.policy.FetchPolicyAutoConfiguration;
 
-import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.context.annotation.Bean;
-import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
 import org.springframework.kafka.core.ConsumerFactory;
 
 /**
@@ -38,7 +33,7 @@ import org.springframework.kafka.core.ConsumerFactory;
  *
  * @author follower-fetch authors
  */
-@AutoConfiguration(after = RackDetectionAutoConfiguration.class)
+@AutoConfiguration(after = { RackDetectionAutoConfiguration.class, FetchPolicyAutoConfiguration.class })
 @ConditionalOnClass(ConsumerFactory.class)
 @ConditionalOnBooleanProperty(name = "follower-fetch.enabled", matchIfMissing = true)
 public final class ClientRackAutoConfiguration {
@@ -53,20 +48,6 @@ public final class ClientRackAutoConfiguration {
 	static ClientRackProducerFactoryPostProcessor followerFetchClientRackProducerFactoryPostProcessor(
 			ObjectProvider<ClientRackDecider> decider) {
 		return new ClientRackProducerFactoryPostProcessor(decider);
-	}
-
-	@Bean
-	ClientRackDecider followerFetchClientRackDecider(FollowerFetchProperties properties,
-			ObjectProvider<DetectedRack> detectedRack, ObjectProvider<ProducerRackSupport> producerSupport) {
-		return new ClientRackDecider(properties.getPolicy(), properties.getProducer().isRackAware(),
-				producerSupport.getIfAvailable(ProducerRackSupport::ofClasspath),
-				new AssignmentStrategy(properties.getAssignment().isEnabled()), detectedRack::getObject);
-	}
-
-	@Bean
-	ListenerContainers followerFetchListenerContainers(ObjectProvider<KafkaListenerEndpointRegistry> registry,
-			ListableBeanFactory beanFactory) {
-		return new ListenerContainers(registry, beanFactory);
 	}
 
 }

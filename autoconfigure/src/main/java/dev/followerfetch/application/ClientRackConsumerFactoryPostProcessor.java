@@ -22,10 +22,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
+import dev.followerfetch.ClientRack;
 import dev.followerfetch.Policy;
 import dev.followerfetch.assignment.AssignmentStrategy;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.policy.ClientRackDecider;
+import dev.followerfetch.policy.ListenerContainers;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -99,14 +101,14 @@ final class ClientRackConsumerFactoryPostProcessor implements BeanPostProcessor 
 		}
 		// listeners that read from followers while the default policy is freshness use this factory too
 		applyFollowerSettings(consumerFactory, decider, detected.rack().orElse(null), configs, description);
-		Optional<String> rack = decider.clientRack(decider.defaultPolicy()).filter((value) -> !value.isEmpty());
+		Optional<ClientRack> rack = decider.clientRack(decider.defaultPolicy()).flatMap(ClientRack::of);
 		if (rack.isEmpty()) {
 			if (decider.defaultPolicy() == Policy.FRESHNESS && logger.isDebugEnabled()) {
 				logger.debug(description + " is left on the leaders: follower-fetch.policy.default=freshness");
 			}
 			return;
 		}
-		if (!update(consumerFactory, ConsumerConfig.CLIENT_RACK_CONFIG, rack.get())) {
+		if (!update(consumerFactory, ConsumerConfig.CLIENT_RACK_CONFIG, rack.get().value())) {
 			logger.warn(description + " (" + consumerFactory.getClass().getName()
 					+ ") does not support updateConfigs; set client.rack=" + rack.get() + " on it yourself");
 		}

@@ -22,6 +22,7 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.function.BiFunction;
 
+import dev.followerfetch.ClientRack;
 import dev.followerfetch.Policy;
 import dev.followerfetch.application.StreamsApplications.StreamsApplication;
 import dev.followerfetch.policy.ClientRackDecider;
@@ -130,7 +131,7 @@ final class StreamsClientRackPostProcessor implements BeanPostProcessor, SmartIn
 	 */
 	private static String followerSetting(BiFunction<Object, Map<String, ?>, Optional<String>> setting, String key,
 			Properties config) {
-		Object rack = clientRacks(config).values().stream().filter((value) -> !value.isEmpty()).findFirst().orElse("");
+		Object rack = clientRacks(config).values().stream().filter(ClientRack::names).findFirst().orElse("");
 		Map<String, Object> consumers = new LinkedHashMap<>();
 		Object own = config.containsKey(StreamsConfig.consumerPrefix(key)) ? config.get(StreamsConfig.consumerPrefix(key))
 				: config.get(key);

@@ -32,6 +32,7 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
+import dev.followerfetch.ClientRack;
 import dev.followerfetch.Policy;
 import dev.followerfetch.assignment.ZoneAwareAssignment.Balance;
 import dev.followerfetch.assignment.ZoneAwareAssignment.Locality;
@@ -143,9 +144,9 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 		subscriptions.forEach((memberId, subscription) -> {
 			MemberData data = MemberData.decode(subscription.userData()).orElse(null);
 			String memberZone = (data != null && data.zone() != null) ? data.zone()
-					: subscription.rackId().filter((rack) -> !rack.isBlank()).orElse(null);
+					: ClientRack.zoneOf(subscription.rackId().orElse(null));
 			Policy memberPolicy = (data != null) ? data.policy()
-					: (subscription.rackId().isPresent() ? Policy.LOCALITY : Policy.FRESHNESS);
+					: (ClientRack.names(subscription.rackId().orElse(null)) ? Policy.LOCALITY : Policy.FRESHNESS);
 			members.add(new Member(memberId, memberZone, memberPolicy, new HashSet<>(subscription.topics()),
 					owned.getOrDefault(memberId, Set.of())));
 			topics.addAll(subscription.topics());
@@ -256,12 +257,11 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 				if (info.inSyncReplicas() != null) {
 					Arrays.stream(info.inSyncReplicas())
 						.map(Node::rack)
-						.filter((rack) -> rack != null && !rack.isBlank())
+						.filter(ClientRack::names)
 						.forEach(inSync::add);
 				}
 				Node leader = info.leader();
-				String leaderZone = (leader != null && leader.rack() != null && !leader.rack().isBlank()) ? leader.rack()
-						: null;
+				String leaderZone = (leader != null) ? ClientRack.zoneOf(leader.rack()) : null;
 				partitions.add(new Partition(new TopicPartition(topic, info.partition()), leaderZone, inSync));
 			}
 		}

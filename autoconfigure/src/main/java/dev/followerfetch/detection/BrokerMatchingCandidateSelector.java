@@ -23,6 +23,7 @@ import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 
+import dev.followerfetch.ZoneFormat;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 

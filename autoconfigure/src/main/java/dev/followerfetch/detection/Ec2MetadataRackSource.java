@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 
+import dev.followerfetch.ZoneFormat;
 import dev.followerfetch.detection.Firmware.Cloud;
 import dev.followerfetch.detection.MetadataHttpClient.MetadataException;
 

@@ -37,6 +37,7 @@ import dev.followerfetch.observation.ClientMetrics.NodeTotal;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads what Kafka consumer clients report about their reads: from the {@code Metric}
@@ -114,8 +115,7 @@ final class ConsumerMetricsReader {
 			names = server.queryNames(new ObjectName(DOMAIN + ":*"), null);
 		}
 		catch (JMException | RuntimeException | Error ex) {
-			return new JmxConsumers(Map.of(), Set.of(), "consumer metrics cannot be read from JMX ("
-					+ ClusterInspector.describe(ex) + "): consumers the application builds itself are not observed");
+			return new JmxConsumers(Map.of(), Set.of(), ClusterInspector.describe(ex));
 		}
 		Map<String, Builder> clients = new HashMap<>();
 		Map<String, Object> startTimes = new HashMap<>();
@@ -215,9 +215,9 @@ final class ConsumerMetricsReader {
 	 * @param clients what each consumer client (share consumers left out) reports, by
 	 * client id
 	 * @param clientIds every client id with metrics in the {@code kafka.consumer} domain
-	 * @param problem why JMX could not be read, or {@code null}
+	 * @param failure why JMX could not be read, or {@code null}
 	 */
-	record JmxConsumers(Map<String, ClientMetrics> clients, Set<String> clientIds, String problem) {
+	record JmxConsumers(Map<String, ClientMetrics> clients, Set<String> clientIds, @Nullable String failure) {
 
 	}
 

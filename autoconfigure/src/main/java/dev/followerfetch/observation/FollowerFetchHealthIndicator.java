@@ -72,7 +72,7 @@ final class FollowerFetchHealthIndicator extends AbstractHealthIndicator {
 			builder.withDetail("producers", section);
 		}
 		if (!snapshot.problems().isEmpty()) {
-			builder.withDetail("problems", snapshot.problems());
+			builder.withDetail("problems", snapshot.problems().stream().map(Problem::message).toList());
 		}
 		builder.withDetail("updatedAt", snapshot.takenAt().toString());
 	}

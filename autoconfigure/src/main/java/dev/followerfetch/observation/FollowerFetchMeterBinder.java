@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import dev.followerfetch.ClientRack;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.policy.ConsumerKind;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -67,10 +68,10 @@ final class FollowerFetchMeterBinder implements MeterBinder {
 	public void bindTo(MeterRegistry registry) {
 		this.registries.add(registry);
 		this.detectedRack.rack()
-			.filter((rack) -> !rack.isBlank())
+			.flatMap(ClientRack::of)
 			.ifPresent((rack) -> Gauge.builder("follower.fetch.rack", () -> 1)
 				.description("The rack (zone) this application reads as, with where it came from")
-				.tags("rack", rack, "source", this.detectedRack.source().orElse("unknown"))
+				.tags("rack", rack.value(), "source", this.detectedRack.source().orElse("unknown"))
 				.register(registry));
 		for (FollowerFetchState state : FollowerFetchState.values()) {
 			Gauge.builder("follower.fetch.state", this.monitor, (monitor) -> (monitor.snapshot().state() == state) ? 1 : 0)

@@ -28,7 +28,7 @@ import dev.followerfetch.Policy;
 import dev.followerfetch.application.BinderBindings;
 import dev.followerfetch.application.BinderClientRackAutoConfiguration;
 import dev.followerfetch.application.ClientRackAutoConfiguration;
-import dev.followerfetch.application.ListenerContainers;
+import dev.followerfetch.policy.ListenerContainers;
 import dev.followerfetch.application.StreamsApplications;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;

@@ -36,13 +36,13 @@ import dev.followerfetch.policy.ConsumerKind;
  * @param brokerRacks the distinct broker racks, empty when unknown
  * @param selector what the brokers' replica selectors are, in words
  * @param consumers what each consumer of the application reads, by kind and name
- * @param problems what went wrong reading the facts, in words
+ * @param problems what went wrong reading the facts
  * @param takenAt when the snapshot was taken
  * @param producers where each producer factory's producers write, by name
  * @author follower-fetch authors
  */
 public record FollowerFetchSnapshot(FollowerFetchState state, String rack, String source, Set<String> brokerRacks,
-		String selector, Map<ConsumerKind, Map<String, ConsumerReads>> consumers, List<String> problems,
+		String selector, Map<ConsumerKind, Map<String, ConsumerReads>> consumers, List<Problem> problems,
 		Instant takenAt, Map<String, ProducerWrites> producers) {
 
 	public FollowerFetchSnapshot {
@@ -62,11 +62,11 @@ public record FollowerFetchSnapshot(FollowerFetchState state, String rack, Strin
 	 * @param brokerRacks the distinct broker racks, empty when unknown
 	 * @param selector what the brokers' replica selectors are, in words
 	 * @param consumers what each consumer of the application reads, by kind and name
-	 * @param problems what went wrong reading the facts, in words
+	 * @param problems what went wrong reading the facts
 	 * @param takenAt when the snapshot was taken
 	 */
 	public FollowerFetchSnapshot(FollowerFetchState state, String rack, String source, Set<String> brokerRacks,
-			String selector, Map<ConsumerKind, Map<String, ConsumerReads>> consumers, List<String> problems,
+			String selector, Map<ConsumerKind, Map<String, ConsumerReads>> consumers, List<Problem> problems,
 			Instant takenAt) {
 		this(state, rack, source, brokerRacks, selector, consumers, problems, takenAt, Map.of());
 	}

@@ -16,26 +16,12 @@
 package dev.followerfetch.observation;
 
 /**
- * Whether follower fetching works for this application, in one word.
+ * Whether follower fetching works for this application, in one word. Declared worst
+ * first: when several hold, the application is in the first of them.
  *
  * @author follower-fetch authors
  */
 public enum FollowerFetchState {
-
-	/**
-	 * Every partition with an in-sync replica in this zone is read in-zone.
-	 */
-	ACTIVE(false),
-
-	/**
-	 * Working, but some partitions have no in-sync replica in this zone (placement gaps).
-	 */
-	PARTIAL(false),
-
-	/**
-	 * No fetch has happened yet, or the brokers have not been read yet.
-	 */
-	STARTING(false),
 
 	/**
 	 * No rack was found, so consumers read from partition leaders.
@@ -43,14 +29,19 @@ public enum FollowerFetchState {
 	NO_RACK(true),
 
 	/**
+	 * Brokers run the default replica selector, which always returns the leader.
+	 */
+	SELECTOR_DISABLED(true),
+
+	/**
 	 * The rack matches no broker's rack, so no follower can be chosen.
 	 */
 	RACK_MISMATCH(true),
 
 	/**
-	 * Brokers run the default replica selector, which always returns the leader.
+	 * No fetch has happened yet, or the brokers have not been read yet.
 	 */
-	SELECTOR_DISABLED(true),
+	STARTING(false),
 
 	/**
 	 * Consumers the starter configured are sent to an in-zone replica (the in-sync
@@ -78,6 +69,16 @@ public enum FollowerFetchState {
 	 * across zones, for longer than the grace period, and declared no freshness policy.
 	 */
 	UNCOVERED(true),
+
+	/**
+	 * Working, but some partitions have no in-sync replica in this zone (placement gaps).
+	 */
+	PARTIAL(false),
+
+	/**
+	 * Every partition with an in-sync replica in this zone is read in-zone.
+	 */
+	ACTIVE(false),
 
 	/**
 	 * follower-fetch is switched off.

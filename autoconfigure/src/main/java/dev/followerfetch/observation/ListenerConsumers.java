@@ -21,7 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
-import dev.followerfetch.application.ListenerContainers;
+import dev.followerfetch.policy.ListenerContainers;
 import dev.followerfetch.policy.ConsumerKind;
 import dev.followerfetch.policy.ListenerPolicies;
 import org.apache.kafka.clients.consumer.ConsumerConfig;

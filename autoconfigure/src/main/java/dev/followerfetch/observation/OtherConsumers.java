@@ -44,10 +44,6 @@ import dev.followerfetch.policy.ConsumerPolicy.Origin;
  */
 final class OtherConsumers {
 
-	static final String NOT_IN_JMX = "consumer metrics are not in JMX (metric.reporters without "
-			+ "org.apache.kafka.common.metrics.JmxReporter?): consumers the application builds itself with such a "
-			+ "configuration cannot be observed";
-
 	private final ConsumerMetricsReader reader;
 
 	private final Supplier<List<ConfiguredConsumer>> configured;
@@ -68,16 +64,16 @@ final class OtherConsumers {
 	 * consumers
 	 * @return the other consumers, one per client id
 	 */
-	List<Subject> find(Collection<Subject> known, List<String> problems) {
+	List<Subject> find(Collection<Subject> known, List<Problem> problems) {
 		Set<String> knownIds = new HashSet<>();
 		known.forEach((subject) -> subject.clients().forEach((client) -> knownIds.add(client.clientId())));
 		JmxConsumers jmx = this.reader.fromJmx(knownIds);
-		if (jmx.problem() != null) {
-			problems.add(jmx.problem());
+		if (jmx.failure() != null) {
+			problems.add(Problem.jmxUnreadable(jmx.failure()));
 			return List.of();
 		}
 		if (!knownIds.isEmpty() && knownIds.stream().noneMatch(jmx.clientIds()::contains)) {
-			problems.add(NOT_IN_JMX);
+			problems.add(Problem.of(Problem.Kind.NOT_IN_JMX));
 		}
 		List<ConfiguredConsumer> configured = this.configured.get();
 		List<Subject> others = new ArrayList<>();

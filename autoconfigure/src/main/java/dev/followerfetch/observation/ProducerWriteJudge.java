@@ -33,7 +33,7 @@ import org.apache.kafka.common.TopicPartition;
  */
 final class ProducerWriteJudge {
 
-	private final ZoneBytes sentBytes = new ZoneBytes();
+	private final ZoneBytes<String> sentBytes = new ZoneBytes<>();
 
 	ProducerWrites judge(ObservedProducer producer, ClusterView view, String rack) {
 		ZoneBytes.Totals totals = this.sentBytes.count(producer.name(),

@@ -17,6 +17,7 @@ package dev.followerfetch.observation;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -209,67 +210,55 @@ final class ReadLocalityJudge {
 	}
 
 	/**
-	 * The application's state, worst first: no rack, a broker without a rack-aware
-	 * selector, a rack no broker has, nothing fetched yet, in-zone replicas this
-	 * application cannot reach ({@code UNREACHABLE}), a follower out of sync read from
-	 * ({@code LAGGING}), a consumer the starter configured read across zones
-	 * ({@code FALLBACK}), a consumer it did not configure read across zones
-	 * ({@code UNCOVERED}), partitions without an in-zone replica ({@code PARTIAL}). The
-	 * first three concern only the clusters that LOCALITY consumers read (all of them
-	 * while there is no consumer and the default policy is LOCALITY): FRESHNESS consumers
-	 * read from the leaders whatever the rack and the selectors. The rack is a mismatch
-	 * when none of those clusters has it; one that lacks it while another has it gives
-	 * placement gaps instead.
+	 * The application's state: the worst, in the order {@link FollowerFetchState}
+	 * declares them, of the states that hold. No rack, a broker without a rack-aware
+	 * selector and a rack no broker has concern only the clusters that LOCALITY consumers
+	 * read (all of them while there is no consumer and the default policy is LOCALITY):
+	 * FRESHNESS consumers read from the leaders whatever the rack and the selectors. The
+	 * rack is a mismatch when none of those clusters has it; one that lacks it while
+	 * another has it gives placement gaps instead. {@code STARTING} holds while LOCALITY
+	 * consumers have partitions and nothing has been fetched yet.
 	 * @param rack this application's rack, or {@code null}
 	 * @param clusters what each cluster said, with the judgements of its consumers
 	 * @param defaultPolicy the policy of consumers that say nothing
 	 * @return the state
 	 */
-	static FollowerFetchState state(String rack, Collection<Cluster> clusters, Policy defaultPolicy) {
+	static FollowerFetchState state(@Nullable String rack, Collection<Cluster> clusters, Policy defaultPolicy) {
+		Set<FollowerFetchState> holding = EnumSet.of(FollowerFetchState.ACTIVE);
 		List<ClusterView> locality = clusters.stream()
 			.filter((cluster) -> readsWithLocality(
 					cluster.reads().stream().map((judged) -> judged.summary().policy()).toList(), defaultPolicy))
 			.map(Cluster::view)
 			.toList();
 		if (!locality.isEmpty()) {
-			if (rack == null) {
-				return FollowerFetchState.NO_RACK;
-			}
-			if (locality.stream()
+			addIf(holding, rack == null, FollowerFetchState.NO_RACK);
+			addIf(holding, locality.stream()
 				.flatMap((view) -> view.selectors().values().stream())
-				.anyMatch((selector) -> !selector.rackAware())) {
-				return FollowerFetchState.SELECTOR_DISABLED;
-			}
+				.anyMatch((selector) -> !selector.rackAware()), FollowerFetchState.SELECTOR_DISABLED);
 			List<ClusterView> known = locality.stream().filter((view) -> !view.brokerRacks().isEmpty()).toList();
-			if (!known.isEmpty() && known.stream().noneMatch((view) -> view.racks().contains(rack))) {
-				return FollowerFetchState.RACK_MISMATCH;
-			}
+			addIf(holding, rack != null && !known.isEmpty() && known.stream().noneMatch((view) -> view.racks().contains(rack)),
+					FollowerFetchState.RACK_MISMATCH);
 		}
 		List<Judged> reads = clusters.stream().flatMap((cluster) -> cluster.reads().stream()).toList();
-		boolean anyFetched = reads.stream().anyMatch(Judged::fetched);
-		boolean anyLocalityAssigned = reads.stream()
+		addIf(holding, reads.stream().noneMatch(Judged::fetched) && reads.stream()
 			.map(Judged::summary)
-			.anyMatch((summary) -> summary.policy() == Policy.LOCALITY && summary.partitions() > 0);
-		if (anyLocalityAssigned && !anyFetched) {
-			return FollowerFetchState.STARTING;
+			.anyMatch((summary) -> summary.policy() == Policy.LOCALITY && summary.partitions() > 0),
+				FollowerFetchState.STARTING);
+		for (Judged judged : reads) {
+			ConsumerReads summary = judged.summary();
+			addIf(holding, !summary.unreachablePartitions().isEmpty(), FollowerFetchState.UNREACHABLE);
+			addIf(holding, !summary.laggingPartitions().isEmpty(), FollowerFetchState.LAGGING);
+			addIf(holding, !summary.fallbackPartitions().isEmpty(), FollowerFetchState.FALLBACK);
+			addIf(holding, !summary.uncoveredPartitions().isEmpty(), FollowerFetchState.UNCOVERED);
+			addIf(holding, summary.placementGapCount() > 0, FollowerFetchState.PARTIAL);
 		}
-		List<ConsumerReads> summaries = reads.stream().map(Judged::summary).toList();
-		if (summaries.stream().anyMatch((summary) -> !summary.unreachablePartitions().isEmpty())) {
-			return FollowerFetchState.UNREACHABLE;
+		return holding.iterator().next();
+	}
+
+	private static void addIf(Set<FollowerFetchState> holding, boolean holds, FollowerFetchState state) {
+		if (holds) {
+			holding.add(state);
 		}
-		if (summaries.stream().anyMatch((summary) -> !summary.laggingPartitions().isEmpty())) {
-			return FollowerFetchState.LAGGING;
-		}
-		if (summaries.stream().anyMatch((summary) -> !summary.fallbackPartitions().isEmpty())) {
-			return FollowerFetchState.FALLBACK;
-		}
-		if (summaries.stream().anyMatch((summary) -> !summary.uncoveredPartitions().isEmpty())) {
-			return FollowerFetchState.UNCOVERED;
-		}
-		if (summaries.stream().anyMatch((summary) -> summary.placementGapCount() > 0)) {
-			return FollowerFetchState.PARTIAL;
-		}
-		return FollowerFetchState.ACTIVE;
 	}
 
 	/**

@@ -19,8 +19,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
-import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
@@ -28,7 +26,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
@@ -39,17 +36,19 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
-import java.util.stream.Collectors;
 
+import dev.followerfetch.ClientRack;
 import dev.followerfetch.Policy;
 import dev.followerfetch.assignment.ZoneAwareAssignor;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.observation.ObservedProducers.ObservedProducer;
-import dev.followerfetch.observation.ReadLocalityJudge.Cluster;
-import dev.followerfetch.observation.ReadLocalityJudge.Judged;
 import dev.followerfetch.observation.ReadLocalityJudge.Subject;
+import dev.followerfetch.observation.SnapshotBuilder.ClusterReading;
+import dev.followerfetch.observation.SnapshotBuilder.ConsumerKey;
+import dev.followerfetch.observation.SnapshotBuilder.Reading;
 import dev.followerfetch.policy.ConsumerKind;
 import org.apache.kafka.common.TopicPartition;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.SmartLifecycle;
 
@@ -59,11 +58,10 @@ import org.springframework.context.SmartLifecycle;
  * metrics ({@link ConsumerMetricsReader}); consumers no source accounts for are found in
  * JMX, attributed to a consumer configured through the {@code ClientRackDecider} when
  * their client id matches one, and otherwise reported by client id. It reads the
- * clusters' facts (broker racks, replica selectors, partition placement) and has each
- * consumer and the whole application judged ({@link ReadLocalityJudge}). This class
- * schedules and keeps what must outlive a refresh: the last cluster views, the byte
- * totals, when a partition started to be read across zones. Nothing here runs on a
- * request thread; readers get the last snapshot.
+ * clusters' facts (broker racks, replica selectors, partition placement), keeping the
+ * last ones read for a cluster that does not answer, and has the {@link SnapshotBuilder}
+ * judge what it read. This class schedules and gathers; the judging is the builder's.
+ * Nothing here runs on a request thread; readers get the last snapshot.
  *
  * @author follower-fetch authors
  */
@@ -77,23 +75,15 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 
 	private final MonitorSettings settings;
 
-	private final Clock clock;
-
 	private final OtherConsumers others;
 
-	private final ReadLocalityJudge judge;
-
-	private final ZoneBytes receivedBytes = new ZoneBytes();
+	private final SnapshotBuilder builder;
 
 	private final Supplier<List<ObservedProducer>> producers;
-
-	private final ProducerWriteJudge producerJudge = new ProducerWriteJudge();
 
 	private final StateLog stateLog = new StateLog();
 
 	private final AssignmentRealigner realigner;
-
-	private final Map<String, Long> conditionSince = new HashMap<>();
 
 	private final List<Consumer<FollowerFetchSnapshot>> refreshListeners = new CopyOnWriteArrayList<>();
 
@@ -114,11 +104,10 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 		this.others = others;
 		this.inspectors = inspectors;
 		this.settings = settings;
-		this.clock = clock;
-		this.judge = new ReadLocalityJudge(settings.maxListedPartitions());
+		this.builder = new SnapshotBuilder(settings.maxListedPartitions(), settings.fallbackGrace(),
+				settings.defaultPolicy(), clock);
 		this.realigner = new AssignmentRealigner(ZoneAwareAssignor::leaderships, settings.realign(), clock);
-		this.snapshot = new FollowerFetchSnapshot(FollowerFetchState.STARTING, null, null, Set.of(), "unknown",
-				Map.of(), List.of("not refreshed yet"), clock.instant());
+		this.snapshot = this.builder.notRefreshed();
 	}
 
 	/**
@@ -139,7 +128,7 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 	 * @return the byte count
 	 */
 	public double bytes(ConsumerKind kind, String name, boolean local) {
-		return this.receivedBytes.total(key(kind, name), local);
+		return this.builder.receivedBytes(kind, name, local);
 	}
 
 	/**
@@ -150,7 +139,7 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 	 * @return the byte count
 	 */
 	public double producedBytes(String producer, boolean local) {
-		return this.producerJudge.total(producer, local);
+		return this.builder.sentBytes(producer, local);
 	}
 
 	/**
@@ -175,9 +164,8 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 
 	private FollowerFetchSnapshot take() {
 		DetectedRack detected = this.detectedRack.get();
-		String rack = detected.rack().filter((value) -> !value.isBlank()).orElse(null);
-		String source = detected.source().orElse(null);
-		List<String> problems = new ArrayList<>();
+		String rack = ClientRack.zoneOf(detected.rack().orElse(null));
+		List<Problem> problems = new ArrayList<>();
 		List<Subject> all = observeAll(problems);
 		if (this.others != null) {
 			all.addAll(this.others.find(all, problems));
@@ -185,7 +173,7 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 		List<ObservedProducer> producers = this.producers.get();
 		Map<ClusterInspector, List<Subject>> byCluster = new LinkedHashMap<>();
 		if (all.isEmpty()) {
-			problems.add("no consumer to observe: only the rack and the brokers are checked");
+			problems.add(Problem.of(Problem.Kind.NO_CONSUMER));
 			byCluster.put(this.inspectors.forConsumers(Map.of()), List.of());
 		}
 		// a factory that never created a producer (Boot's, in a binder-only application) asks no cluster
@@ -199,87 +187,41 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 		all.forEach((subject) -> byCluster
 			.computeIfAbsent(this.inspectors.forConsumers(subject.consumer().config()), (inspector) -> new ArrayList<>())
 			.add(subject));
-		Map<ClusterInspector, ClusterView> views = new LinkedHashMap<>();
+		List<ClusterReading> clusters = new ArrayList<>();
+		Map<Subject, ClusterView> viewOf = new IdentityHashMap<>();
 		byCluster.forEach((inspector, subjects) -> {
+			String name = this.inspectors.clusterOf(inspector);
 			ClusterView view = inspect(inspector, subjects,
-					inspector.equals(producerCluster) ? producerTopics : Set.of(), byCluster.size() > 1, problems);
-			if (view != null) {
-				views.put(inspector, view);
-			}
+					inspector.equals(producerCluster) ? producerTopics : Set.of(),
+					(name == null && byCluster.size() > 1) ? Problem.KAFKA_ADMIN : name, problems);
+			clusters.add(new ClusterReading(name, view, subjects, inspector.equals(producerCluster)));
+			subjects.forEach((subject) -> viewOf.put(subject, (view != null) ? view : ClusterView.UNKNOWN));
 		});
 		this.lastViews.keySet().retainAll(byCluster.keySet());
-		if (views.isEmpty()) {
-			boolean locality = ReadLocalityJudge.readsWithLocality(
-					all.stream().map((subject) -> subject.consumer().policy()).toList(), this.settings.defaultPolicy());
-			return new FollowerFetchSnapshot(
-					(rack == null && locality) ? FollowerFetchState.NO_RACK : FollowerFetchState.STARTING, rack, source,
-					Set.of(), "unknown", Map.of(), problems, this.clock.instant());
-		}
-		Map<ConsumerKind, Map<String, ConsumerReads>> consumers = new EnumMap<>(ConsumerKind.class);
-		List<Cluster> judged = new ArrayList<>();
-		Set<String> conditionsSeen = new HashSet<>();
-		long now = System.nanoTime();
-		Map<Subject, ClusterView> viewOf = new IdentityHashMap<>();
-		byCluster.forEach((inspector, subjects) -> subjects
-			.forEach((subject) -> viewOf.put(subject, views.getOrDefault(inspector, ClusterView.UNKNOWN))));
-		Map<String, Map<String, Object>> groups = this.realigner.check(all, viewOf::get);
-		for (Map.Entry<ClusterInspector, List<Subject>> cluster : byCluster.entrySet()) {
-			ClusterView view = views.getOrDefault(cluster.getKey(), ClusterView.UNKNOWN);
-			List<Judged> clusterReads = new ArrayList<>();
-			for (Subject listed : cluster.getValue()) {
-				Map<String, Object> group = (listed.consumer().kind() == ConsumerKind.LISTENER)
-						? groups.get(listed.consumer().name()) : null;
-				Subject subject = (group != null)
-						? listed.withDetail(AssignmentRealigner.GROUP_ASSIGNMENT, group) : listed;
-				String key = key(subject.consumer().kind(), subject.consumer().name());
-				ZoneBytes.Totals bytes = this.receivedBytes.count(key, subject.clients(), view, rack);
-				Judged reads = this.judge.judge(subject, view, rack,
-						(condition, tp) -> beyondGrace(condition + "|" + key + "|" + tp, now, conditionsSeen), bytes);
-				clusterReads.add(reads);
-				consumers.computeIfAbsent(reads.summary().kind(), (kind) -> new LinkedHashMap<>())
-					.put(reads.summary().name(), reads.summary());
-			}
-			judged.add(new Cluster(view, clusterReads));
-		}
-		this.conditionSince.keySet().retainAll(conditionsSeen);
-		Set<String> racks = views.values()
-			.stream()
-			.flatMap((view) -> view.racks().stream())
-			.collect(Collectors.toCollection(TreeSet::new));
-		FollowerFetchState state = ReadLocalityJudge.state(rack, judged, this.settings.defaultPolicy());
-		Map<String, ProducerWrites> writes = new LinkedHashMap<>();
-		ClusterView producerView = (producerCluster != null) ? views.getOrDefault(producerCluster, ClusterView.UNKNOWN)
-				: ClusterView.UNKNOWN;
-		producers.forEach((producer) -> writes.put(producer.name(), this.producerJudge.judge(producer, producerView, rack)));
-		return new FollowerFetchSnapshot(state, rack, source, racks, describeSelectors(views), consumers, problems,
-				this.clock.instant(), writes);
-	}
-
-	private boolean beyondGrace(String key, long now, Set<String> seen) {
-		seen.add(key);
-		long since = this.conditionSince.computeIfAbsent(key, (k) -> now);
-		return now - since >= this.settings.fallbackGrace().toNanos();
+		boolean anyRead = clusters.stream().anyMatch((cluster) -> cluster.view() != null);
+		Map<String, Map<String, Object>> groups = anyRead ? this.realigner.check(all, viewOf::get) : Map.of();
+		return this.builder.build(new Reading(rack, detected.source().orElse(null), clusters, producers, problems,
+				groups));
 	}
 
 	/**
 	 * Ask every source for its consumers, and read each one's metrics once for this
 	 * refresh. A source that fails is reported, not fatal.
 	 */
-	private List<Subject> observeAll(List<String> problems) {
+	private List<Subject> observeAll(List<Problem> problems) {
 		List<Subject> all = new ArrayList<>();
-		Set<String> names = new HashSet<>();
+		Set<ConsumerKey> names = new HashSet<>();
 		for (ObservedConsumers source : this.sources.get()) {
 			Collection<ObservedConsumer> found;
 			try {
 				found = source.find();
 			}
 			catch (RuntimeException ex) {
-				problems.add("could not list the consumers of " + source.getClass().getSimpleName() + ": "
-						+ ClusterInspector.describe(ex));
+				problems.add(Problem.consumersNotListed(source.getClass().getSimpleName(), ClusterInspector.describe(ex)));
 				continue;
 			}
 			for (ObservedConsumer consumer : found) {
-				if (consumer.name() == null || !names.add(key(consumer.kind(), consumer.name()))) {
+				if (consumer.name() == null || !names.add(new ConsumerKey(consumer.kind(), consumer.name()))) {
 					continue;
 				}
 				Map<String, ClientMetrics> clients;
@@ -304,19 +246,12 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 		return named;
 	}
 
-	private static String key(ConsumerKind kind, String name) {
-		return kind.tag() + ":" + name;
-	}
-
 	/**
 	 * Read one cluster's facts for the topics its consumers are assigned, or the last ones
 	 * read when the brokers do not answer.
 	 */
-	private ClusterView inspect(ClusterInspector inspector, List<Subject> subjects, Set<String> producerTopics,
-			boolean severalClusters, List<String> problems) {
-		String cluster = this.inspectors.clusterOf(inspector);
-		String of = (cluster != null) ? " of " + cluster : (severalClusters ? " of the application's KafkaAdmin" : "");
-		String brokers = "brokers" + of;
+	private @Nullable ClusterView inspect(ClusterInspector inspector, List<Subject> subjects,
+			Set<String> producerTopics, @Nullable String cluster, List<Problem> problems) {
 		Set<String> topics = new TreeSet<>(producerTopics);
 		Set<String> groups = new TreeSet<>();
 		subjects.forEach((subject) -> {
@@ -340,7 +275,7 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 		}
 		catch (Exception ex) {
 			Throwable cause = (ex instanceof ExecutionException && ex.getCause() != null) ? ex.getCause() : ex;
-			problems.add(brokers + " not reachable: " + ClusterInspector.describe(cause));
+			problems.add(Problem.brokersUnreachable(cluster, ClusterInspector.describe(cause)));
 			ClusterView last = this.lastViews.get(inspector);
 			view = (last != null) ? last.withoutReachability() : null;
 		}
@@ -348,47 +283,14 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 			return null;
 		}
 		if (view.selectorProblem() != null) {
-			problems.add("replica.selector.class" + of + " unknown: " + view.selectorProblem());
+			problems.add(Problem.selectorUnknown(cluster, view.selectorProblem()));
 		}
 		for (Map.Entry<Integer, String> broker : view.unreachable().entrySet()) {
-			problems.add("broker " + broker.getKey() + " (rack " + view.rackOf(broker.getKey()) + ")" + of
-					+ " not reachable from this application, asked for its configuration directly: "
-					+ broker.getValue());
+			problems.add(Problem.brokerUnreachable(cluster, broker.getKey(), view.rackOf(broker.getKey()),
+					broker.getValue()));
 		}
-		view.topicProblems()
-			.forEach((topic, problem) -> problems.add("topic " + topic + " not found by the " + brokers
-					+ ", so its partitions are not counted: " + problem));
+		view.topicProblems().forEach((topic, problem) -> problems.add(Problem.topicNotFound(cluster, topic, problem)));
 		return view;
-	}
-
-	private String describeSelectors(Map<ClusterInspector, ClusterView> views) {
-		if (views.size() == 1) {
-			return describeSelectors(views.values().iterator().next());
-		}
-		Map<String, String> byCluster = new TreeMap<>(Comparator.nullsFirst(Comparator.naturalOrder()));
-		views.forEach((inspector, view) -> byCluster.put(this.inspectors.clusterOf(inspector), describeSelectors(view)));
-		return byCluster.entrySet()
-			.stream()
-			.map((entry) -> ((entry.getKey() != null) ? entry.getKey() : "KafkaAdmin") + ": " + entry.getValue())
-			.collect(Collectors.joining(" | "));
-	}
-
-	private static String describeSelectors(ClusterView view) {
-		if (view.selectors().isEmpty()) {
-			return "unknown";
-		}
-		String unknown = view.unreachable().isEmpty() ? ""
-				: "; unknown on brokers " + new TreeSet<>(view.unreachable().keySet());
-		Map<String, List<Integer>> byClass = new LinkedHashMap<>();
-		view.selectors()
-			.forEach((broker, selector) -> byClass
-				.computeIfAbsent((selector.className() != null) ? selector.className() : "default (LeaderSelector)",
-						(key) -> new ArrayList<>())
-				.add(broker));
-		return byClass.entrySet()
-			.stream()
-			.map((entry) -> entry.getKey() + " on brokers " + entry.getValue().stream().sorted().toList())
-			.collect(Collectors.joining("; ")) + unknown;
 	}
 
 	@Override

@@ -42,8 +42,6 @@ final class StateLog {
 
 	private static final int MAX_LISTED_CONSUMERS = 5;
 
-	private static final String NOT_REACHABLE = " not reachable: ";
-
 	private static final Log logger = LogFactory.getLog(StateLog.class);
 
 	private FollowerFetchState logged = FollowerFetchState.STARTING;
@@ -56,7 +54,7 @@ final class StateLog {
 
 	private int failedRefreshes;
 
-	private Map<String, String> unreachable = Map.of();
+	private Map<Problem, String> unreachable = Map.of();
 
 	/**
 	 * Take note of a refresh that worked.
@@ -94,16 +92,15 @@ final class StateLog {
 	}
 
 	private void brokers(FollowerFetchSnapshot snapshot) {
-		Map<String, String> now = new LinkedHashMap<>();
-		for (String problem : snapshot.problems()) {
-			int at = problem.indexOf(NOT_REACHABLE);
-			if (at > 0) {
-				now.put(problem.substring(0, at), problem.substring(at + NOT_REACHABLE.length()));
+		Map<Problem, String> now = new LinkedHashMap<>();
+		for (Problem problem : snapshot.problems()) {
+			if (problem.unreachable()) {
+				now.put(problem.withoutCause(), String.valueOf(problem.cause()));
 			}
 		}
 		now.forEach((brokers, failure) -> {
 			if (!failure.equals(this.unreachable.get(brokers))) {
-				logger.warn("follower-fetch could not read the " + brokers + " (" + failure
+				logger.warn("follower-fetch could not read the " + brokers.where() + " (" + failure
 						+ "): the health contributor and the meters use what they said at the last refresh that "
 						+ "reached them, until they answer");
 			}
@@ -111,7 +108,7 @@ final class StateLog {
 		this.unreachable.keySet()
 			.stream()
 			.filter((brokers) -> !now.containsKey(brokers))
-			.forEach((brokers) -> logger.info("follower-fetch reads the " + brokers + " again"));
+			.forEach((brokers) -> logger.info("follower-fetch reads the " + brokers.where() + " again"));
 		this.unreachable = now;
 	}
 

@@ -17,13 +17,12 @@ package dev.followerfetch.observation;
 
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.followerfetch.observation.ClientMetrics.NodeTotal;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Bytes each observed consumer received from (or producer sent to) brokers in this zone
@@ -32,30 +31,32 @@ import dev.followerfetch.observation.ClientMetrics.NodeTotal;
  * counter that is not the one seen last time (another {@code Metric}, another client
  * start time) or that went down started again from zero.
  *
+ * @param <K> what the totals are kept for: a consumer, a producer factory
  * @author follower-fetch authors
  */
-final class ZoneBytes {
+final class ZoneBytes<K> {
 
-	private final Map<String, LastTotal> lastTotals = new HashMap<>();
+	private final Map<K, Map<Counter, LastTotal>> lastTotals = new HashMap<>();
 
-	private final Map<String, Totals> totals = new ConcurrentHashMap<>();
+	private final Map<K, Totals> totals = new ConcurrentHashMap<>();
 
 	/**
-	 * Count what one consumer's clients received since the last call.
-	 * @param consumer the consumer's key
+	 * Count what one owner's clients received or sent since the last call.
+	 * @param owner the consumer or producer factory
 	 * @param clients its clients' metrics
 	 * @param view the cluster's brokers and racks
 	 * @param rack this application's rack, or {@code null}
-	 * @return the consumer's totals so far
+	 * @return the owner's totals so far
 	 */
-	synchronized Totals count(String consumer, Collection<ClientMetrics> clients, ClusterView view, String rack) {
-		Totals totals = this.totals.computeIfAbsent(consumer, (key) -> new Totals());
-		Set<String> seen = new HashSet<>();
+	synchronized Totals count(K owner, Collection<ClientMetrics> clients, ClusterView view, @Nullable String rack) {
+		Totals totals = this.totals.computeIfAbsent(owner, (key) -> new Totals());
+		Map<Counter, LastTotal> before = this.lastTotals.getOrDefault(owner, Map.of());
+		Map<Counter, LastTotal> now = new HashMap<>();
 		for (ClientMetrics client : clients) {
 			for (NodeTotal node : client.received()) {
-				String key = consumer + "|" + client.clientId() + "|" + node.brokerId();
-				seen.add(key);
-				LastTotal last = this.lastTotals.put(key, new LastTotal(node.counter(), node.total()));
+				Counter counter = new Counter(client.clientId(), node.brokerId());
+				now.put(counter, new LastTotal(node.counter(), node.total()));
+				LastTotal last = before.get(counter);
 				boolean sameCounter = last != null && Objects.equals(last.counter(), node.counter())
 						&& node.total() >= last.value();
 				double delta = sameCounter ? node.total() - last.value() : node.total();
@@ -72,7 +73,7 @@ final class ZoneBytes {
 				}
 			}
 		}
-		this.lastTotals.keySet().removeIf((key) -> key.startsWith(consumer + "|") && !seen.contains(key));
+		this.lastTotals.put(owner, now);
 		return totals;
 	}
 
@@ -82,9 +83,13 @@ final class ZoneBytes {
 	 * @param local {@code true} for bytes from this zone
 	 * @return the byte count
 	 */
-	double total(String consumer, boolean local) {
+	double total(K consumer, boolean local) {
 		Totals totals = this.totals.get(consumer);
 		return (totals != null) ? (local ? totals.local : totals.remote) : 0;
+	}
+
+	private record Counter(String clientId, int brokerId) {
+
 	}
 
 	private record LastTotal(Object counter, double value) {

@@ -26,6 +26,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Supplier;
 
+import dev.followerfetch.ClientRack;
 import dev.followerfetch.FollowerFetchProperties;
 import dev.followerfetch.Policy;
 import dev.followerfetch.assignment.AssignmentStrategy;
@@ -133,7 +134,7 @@ public final class ClientRackDecider {
 	 * @param name the consumer's name (listener id, application id, binding name), or
 	 * {@code null}
 	 * @param ownClientRack the {@code client.rack} the consumer sets itself, or
-	 * {@code null}: an empty one keeps it on the leaders
+	 * {@code null}: one that names no zone ({@link ClientRack}) keeps it on the leaders
 	 * @param onMethod {@code @FetchPolicy} on the listener method, or {@code null}
 	 * @param onClass {@code @FetchPolicy} on the listener class, or {@code null}
 	 * @return the decision
@@ -142,7 +143,7 @@ public final class ClientRackDecider {
 			Policy onClass) {
 		if (ownClientRack != null) {
 			return new ConsumerPolicy(kind, name,
-					ownClientRack.toString().isBlank() ? Policy.FRESHNESS : Policy.LOCALITY, Origin.OWN_CLIENT_RACK);
+					ClientRack.names(ownClientRack) ? Policy.LOCALITY : Policy.FRESHNESS, Origin.OWN_CLIENT_RACK);
 		}
 		Policy property = (name != null) ? this.configured.getOrDefault(kind, Map.of()).get(name) : null;
 		if (property != null) {
@@ -183,7 +184,7 @@ public final class ClientRackDecider {
 	 * the follower a leader sent it to until its metadata expires, even when that follower
 	 * has stopped replicating, so the replica lease bounds that time.
 	 * @param effectiveClientRack the {@code client.rack} the consumer reads with, or
-	 * {@code null}
+	 * {@code null}; one that names no zone ({@link ClientRack}) gets nothing
 	 * @param config the consumer's configuration
 	 * @return the value to set, or empty when the consumer reads from no follower, sets
 	 * its own, or the lease is zero
@@ -197,7 +198,7 @@ public final class ClientRackDecider {
 	 * reads from a follower whose broker dies without closing its connections waits this
 	 * long before it fetches from the leader again.
 	 * @param effectiveClientRack the {@code client.rack} the consumer reads with, or
-	 * {@code null}
+	 * {@code null}; one that names no zone ({@link ClientRack}) gets nothing
 	 * @param config the consumer's configuration
 	 * @return the value to set, or empty when the consumer reads from no follower, sets
 	 * its own, or the timeout is zero
@@ -213,7 +214,7 @@ public final class ClientRackDecider {
 	 */
 	private static Optional<String> followerSetting(Object effectiveClientRack, Map<String, ?> config, String key,
 			Duration value) {
-		if (effectiveClientRack == null || effectiveClientRack.toString().isEmpty() || value.isZero()
+		if (!ClientRack.names(effectiveClientRack) || value.isZero()
 				|| config.containsKey(key)) {
 			return Optional.empty();
 		}
@@ -310,11 +311,11 @@ public final class ClientRackDecider {
 			return settings;
 		}
 		Object own = config.get(ProducerRackSupport.CLIENT_RACK);
-		String rack = (own != null) ? own.toString() : detectedRack().rack().filter((value) -> !value.isBlank()).orElse(null);
-		if (own == null && rack != null) {
-			settings.put(ProducerRackSupport.CLIENT_RACK, rack);
+		Optional<ClientRack> rack = (own != null) ? ClientRack.of(own) : detectedRack().rack().flatMap(ClientRack::of);
+		if (own == null && rack.isPresent()) {
+			settings.put(ProducerRackSupport.CLIENT_RACK, rack.get().value());
 		}
-		if (this.producerRackAware && this.producerSupport.rackAwarePartitioner() && rack != null && !rack.isBlank()
+		if (this.producerRackAware && this.producerSupport.rackAwarePartitioner() && rack.isPresent()
 				&& !config.containsKey(ProducerRackSupport.RACK_AWARE)) {
 			settings.put(ProducerRackSupport.RACK_AWARE, "true");
 		}
@@ -329,8 +330,7 @@ public final class ClientRackDecider {
 	 * @return whether rack-aware partitioning is in effect
 	 */
 	public boolean producerRackAware(Map<String, ?> config) {
-		Object rack = config.get(ProducerRackSupport.CLIENT_RACK);
-		return this.producerSupport.rackAwarePartitioner() && rack != null && !rack.toString().isBlank()
+		return this.producerSupport.rackAwarePartitioner() && ClientRack.names(config.get(ProducerRackSupport.CLIENT_RACK))
 				&& "true".equalsIgnoreCase(String.valueOf(config.get(ProducerRackSupport.RACK_AWARE)))
 				&& config.get(ProducerConfig.PARTITIONER_CLASS_CONFIG) == null;
 	}

@@ -55,8 +55,6 @@ final class FetchPolicyAnnotationEnhancer implements AnnotationEnhancer {
 
 	private static final Log logger = LogFactory.getLog(FetchPolicyAnnotationEnhancer.class);
 
-	static final String MARKER = "dev.followerfetch.internal.policy";
-
 	private final ObjectProvider<ClientRackDecider> decider;
 
 	private final Environment environment;
@@ -87,7 +85,7 @@ final class FetchPolicyAnnotationEnhancer implements AnnotationEnhancer {
 		if (decision.origin() == Origin.DEFAULT) {
 			return attributes;
 		}
-		consumerProperties.add(MARKER + "=" + decision.policy().name() + "," + decision.origin().name());
+		consumerProperties.add(ListenerPolicies.MARKER + "=" + decision.policy().name() + "," + decision.origin().name());
 		decider.clientRackOverFactory(decision.policy())
 			.ifPresent((rack) -> consumerProperties.add(ConsumerConfig.CLIENT_RACK_CONFIG + "=" + rack));
 		Map<String, Object> enhanced = new HashMap<>(attributes);

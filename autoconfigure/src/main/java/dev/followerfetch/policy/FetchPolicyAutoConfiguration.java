@@ -15,31 +15,51 @@
  */
 package dev.followerfetch.policy;
 
-import dev.followerfetch.application.ClientRackAutoConfiguration;
-import dev.followerfetch.application.ListenerContainers;
+import dev.followerfetch.FollowerFetchProperties;
+import dev.followerfetch.assignment.AssignmentStrategy;
+import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
 
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
-import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 import org.springframework.kafka.annotation.KafkaListenerAnnotationBeanPostProcessor.AnnotationEnhancer;
 import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
+import org.springframework.kafka.core.ConsumerFactory;
 
 /**
- * Auto-configuration of the per-listener fetch policy: freshness (partition leader) or
- * locality (in-zone replica).
+ * Auto-configuration of each consumer's fetch policy: the {@link ClientRackDecider} that
+ * decides it, and per listener, freshness (partition leader) or locality (in-zone
+ * replica) from {@code @FetchPolicy} and the properties.
  *
  * @author follower-fetch authors
  */
-@AutoConfiguration(after = { RackDetectionAutoConfiguration.class, ClientRackAutoConfiguration.class })
-@ConditionalOnClass(KafkaListenerEndpointRegistry.class)
+@AutoConfiguration(after = RackDetectionAutoConfiguration.class)
+@ConditionalOnClass({ ConsumerFactory.class, KafkaListenerEndpointRegistry.class })
 @ConditionalOnBooleanProperty(name = "follower-fetch.enabled", matchIfMissing = true)
 public final class FetchPolicyAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	ClientRackDecider followerFetchClientRackDecider(FollowerFetchProperties properties,
+			ObjectProvider<DetectedRack> detectedRack, ObjectProvider<ProducerRackSupport> producerSupport) {
+		return new ClientRackDecider(properties.getPolicy(), properties.getProducer().isRackAware(),
+				producerSupport.getIfAvailable(ProducerRackSupport::ofClasspath),
+				new AssignmentStrategy(properties.getAssignment().isEnabled()), detectedRack::getObject);
+	}
+
+	@Bean
+	ListenerContainers followerFetchListenerContainers(ObjectProvider<KafkaListenerEndpointRegistry> registry,
+			ListableBeanFactory beanFactory) {
+		return new ListenerContainers(registry, beanFactory);
+	}
 
 	@Bean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)

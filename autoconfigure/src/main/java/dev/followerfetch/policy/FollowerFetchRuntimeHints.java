@@ -13,10 +13,11 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.followerfetch;
+package dev.followerfetch.policy;
 
 import java.lang.reflect.Field;
 
+import dev.followerfetch.FetchPolicy;
 import dev.followerfetch.assignment.ZoneAwareAssignor;
 
 import org.springframework.aot.hint.MemberCategory;

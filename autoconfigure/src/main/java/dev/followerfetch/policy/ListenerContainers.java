@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.followerfetch.application;
+package dev.followerfetch.policy;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -21,6 +21,8 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Properties;
+
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.BeansException;
 import org.springframework.beans.DirectFieldAccessor;
@@ -114,9 +116,9 @@ public final class ListenerContainers {
 	 * @param container a listener container
 	 * @return its consumer factory, or {@code null}
 	 */
-	static Object consumerFactory(AbstractMessageListenerContainer<?, ?> container) {
+	public static @Nullable Object consumerFactory(AbstractMessageListenerContainer<?, ?> container) {
 		try {
-			return new DirectFieldAccessor(container).getPropertyValue("consumerFactory");
+			return new DirectFieldAccessor(container).getPropertyValue(FollowerFetchRuntimeHints.CONSUMER_FACTORY_FIELD);
 		}
 		catch (BeansException ex) {
 			return null;

@@ -37,6 +37,13 @@ import org.springframework.kafka.listener.MessageListenerContainer;
  */
 public final class ListenerPolicies {
 
+	/**
+	 * The consumer property that carries the policy decided from a listener's
+	 * {@code @FetchPolicy} from the annotation enhancer to its container; removed before
+	 * the consumer is created.
+	 */
+	static final String MARKER = "dev.followerfetch.internal.policy";
+
 	private static final Log logger = LogFactory.getLog(ListenerPolicies.class);
 
 	private final ClientRackDecider decider;
@@ -93,13 +100,13 @@ public final class ListenerPolicies {
 		catch (UnsupportedOperationException ex) {
 			return ConsumerPolicy.listener(id, defaultPolicy(), Origin.DEFAULT);
 		}
-		ConsumerPolicy marked = marked(id, consumerProperties.getProperty(FetchPolicyAnnotationEnhancer.MARKER));
+		ConsumerPolicy marked = marked(id, consumerProperties.getProperty(MARKER));
 		return decide(id, consumerProperties, marked);
 	}
 
 	/**
 	 * Decide a listener's policy from what its consumer properties carry: the decision of
-	 * the {@link FetchPolicyAnnotationEnhancer} (whose {@code client.rack} is then not the
+	 * the {@code @FetchPolicy} annotation enhancer (whose {@code client.rack} is then not the
 	 * listener's own), or else the listener's own {@code client.rack}.
 	 */
 	ConsumerPolicy decide(String id, Properties consumerProperties, ConsumerPolicy marked) {
@@ -110,7 +117,7 @@ public final class ListenerPolicies {
 	}
 
 	/**
-	 * The policy the {@link FetchPolicyAnnotationEnhancer} decided for a listener, as its
+	 * The policy the {@code @FetchPolicy} annotation enhancer decided for a listener, as its
 	 * marker property carries it.
 	 * @param id the listener id
 	 * @param marker the marker's value, or {@code null}
@@ -125,7 +132,7 @@ public final class ListenerPolicies {
 			return ConsumerPolicy.listener(id, Policy.valueOf(parts[0]), Origin.valueOf(parts[1]));
 		}
 		catch (RuntimeException ex) {
-			logger.warn("Listener '" + id + "' carries an unreadable " + FetchPolicyAnnotationEnhancer.MARKER + "="
+			logger.warn("Listener '" + id + "' carries an unreadable " + MARKER + "="
 					+ marker + "; it is ignored");
 			return null;
 		}

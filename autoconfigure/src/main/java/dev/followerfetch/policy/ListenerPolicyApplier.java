@@ -25,7 +25,7 @@ import java.util.Set;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
-import dev.followerfetch.application.ListenerContainers;
+import dev.followerfetch.FetchPolicy;
 import dev.followerfetch.assignment.AssignmentStrategy;
 import dev.followerfetch.assignment.ZoneAwareAssignor;
 import dev.followerfetch.policy.ConsumerPolicy.Origin;
@@ -102,7 +102,7 @@ final class ListenerPolicyApplier implements SmartLifecycle {
 		}
 		Properties consumerProperties = ListenerContainers.flatten(containerProperties.getKafkaConsumerProperties());
 		ConsumerPolicy marked = ListenerPolicies.marked(id,
-				(String) consumerProperties.remove(FetchPolicyAnnotationEnhancer.MARKER));
+				(String) consumerProperties.remove(ListenerPolicies.MARKER));
 		ConsumerPolicy policy = this.policies.decide(id, consumerProperties, marked);
 		if (policy.origin() != Origin.OWN_CLIENT_RACK && !policy.equals(marked)) {
 			this.decider.clientRackOverFactory(policy.policy())

@@ -22,6 +22,7 @@ import java.util.Map;
 import dev.followerfetch.Policy;
 import dev.followerfetch.application.BinderBindings.Binding;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
+import dev.followerfetch.policy.FetchPolicyAutoConfiguration;
 import dev.followerfetch.policy.ConsumerPolicy.Origin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.junit.jupiter.api.Test;
@@ -56,7 +57,7 @@ class BinderClientRackAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(RackDetectionAutoConfiguration.class,
-				ClientRackAutoConfiguration.class, BinderClientRackAutoConfiguration.class))
+				FetchPolicyAutoConfiguration.class, ClientRackAutoConfiguration.class, BinderClientRackAutoConfiguration.class))
 		.withPropertyValues("follower-fetch.rack=az-b");
 
 	@Test

@@ -22,6 +22,7 @@ import java.util.Map;
 import dev.followerfetch.assignment.ZoneAwareAssignor;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
+import dev.followerfetch.policy.FetchPolicyAutoConfiguration;
 import dev.followerfetch.detection.RackLookup;
 import dev.followerfetch.detection.RackNotDetectedException;
 import dev.followerfetch.detection.RackSource;
@@ -59,7 +60,7 @@ class ClientRackAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(
-				AutoConfigurations.of(RackDetectionAutoConfiguration.class, ClientRackAutoConfiguration.class))
+				AutoConfigurations.of(RackDetectionAutoConfiguration.class, FetchPolicyAutoConfiguration.class, ClientRackAutoConfiguration.class))
 		.withPropertyValues("follower-fetch.detection.order=env");
 
 	@Test

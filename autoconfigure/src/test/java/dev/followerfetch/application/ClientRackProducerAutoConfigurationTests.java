@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
+import dev.followerfetch.policy.FetchPolicyAutoConfiguration;
 import dev.followerfetch.policy.ProducerRackSupport;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
@@ -48,7 +49,7 @@ class ClientRackProducerAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(
-				AutoConfigurations.of(RackDetectionAutoConfiguration.class, ClientRackAutoConfiguration.class))
+				AutoConfigurations.of(RackDetectionAutoConfiguration.class, FetchPolicyAutoConfiguration.class, ClientRackAutoConfiguration.class))
 		.withPropertyValues("follower-fetch.detection.order=env", "follower-fetch.rack=az-b");
 
 	@Test

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeoutException;
 
+import dev.followerfetch.ZoneFormat;
 import dev.followerfetch.detection.CandidateSelector.Selection;
 import org.junit.jupiter.api.Test;
 

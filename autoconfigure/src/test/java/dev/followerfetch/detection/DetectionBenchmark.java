@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.function.Function;
 
 import dev.followerfetch.FollowerFetchProperties;
+import dev.followerfetch.ZoneFormat;
 import dev.followerfetch.detection.MetadataStubServer.ImdsMode;
 
 import org.springframework.boot.logging.LogLevel;

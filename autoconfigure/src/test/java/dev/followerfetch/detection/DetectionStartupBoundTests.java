@@ -23,6 +23,7 @@ import java.util.Set;
 import java.util.function.Function;
 
 import dev.followerfetch.FollowerFetchProperties;
+import dev.followerfetch.ZoneFormat;
 import dev.followerfetch.detection.MetadataStubServer.ImdsMode;
 import dev.followerfetch.detection.RackDetectorTests.CountingSource;
 import org.apache.kafka.clients.admin.AdminClientConfig;

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.function.Function;
 
+import dev.followerfetch.ZoneFormat;
 import dev.followerfetch.detection.MetadataHttpClient.MetadataException;
 import dev.followerfetch.detection.MetadataStubServer.ImdsMode;
 import dev.followerfetch.detection.MetadataStubServer.RecordedRequest;

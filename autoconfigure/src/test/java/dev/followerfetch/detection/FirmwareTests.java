@@ -23,6 +23,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
 
+import dev.followerfetch.ZoneFormat;
 import dev.followerfetch.detection.Firmware.Cloud;
 import dev.followerfetch.detection.MetadataStubServer.ImdsMode;
 import dev.followerfetch.detection.MetadataStubServer.RecordedRequest;

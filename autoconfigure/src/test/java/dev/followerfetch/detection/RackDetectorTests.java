@@ -24,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.followerfetch.ZoneFormat;
 import dev.followerfetch.detection.DetectedRack.Attempt;
 import dev.followerfetch.detection.DetectedRack.Outcome;
 import dev.followerfetch.detection.MetadataStubServer.ImdsMode;

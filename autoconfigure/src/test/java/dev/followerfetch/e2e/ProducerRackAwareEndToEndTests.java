@@ -102,7 +102,7 @@ class ProducerRackAwareEndToEndTests {
 	private ApplicationContextRunner withStarter(String... properties) {
 		return new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class,
-					RackDetectionAutoConfiguration.class, ClientRackAutoConfiguration.class))
+					RackDetectionAutoConfiguration.class, FetchPolicyAutoConfiguration.class, ClientRackAutoConfiguration.class))
 			.withPropertyValues("spring.kafka.bootstrap-servers=" + kafka.cluster().bootstrapServers(),
 					"spring.kafka.producer.key-serializer=" + StringSerializer.class.getName(),
 					"spring.kafka.producer.value-serializer=" + ByteArraySerializer.class.getName(),

@@ -24,6 +24,7 @@ import dev.followerfetch.observation.FollowerFetchObservationAutoConfiguration;
 import dev.followerfetch.observation.FollowerFetchSnapshot;
 import dev.followerfetch.observation.FollowerFetchState;
 import dev.followerfetch.observation.ConsumerReads;
+import dev.followerfetch.observation.Problem;
 import dev.followerfetch.observation.ReadLocalityMonitor;
 import dev.followerfetch.policy.FetchPolicyAutoConfiguration;
 import dev.followerfetch.test.MultiZoneKafkaExtension;
@@ -99,8 +100,8 @@ class SelectorDisabledEndToEndTests {
 							(candidate) -> candidate.state() != FollowerFetchState.STARTING);
 				assertThat(snapshot.state()).isEqualTo(FollowerFetchState.SELECTOR_DISABLED);
 				assertThat(snapshot.listeners()).isEmpty();
-				assertThat(snapshot.problems()).containsExactly(
-						"no consumer to observe: only the rack and the brokers are checked");
+				assertThat(snapshot.problems()).extracting(Problem::message)
+					.containsExactly("no consumer to observe: only the rack and the brokers are checked");
 			});
 	}
 

@@ -15,10 +15,7 @@
  */
 package dev.followerfetch.observation;
 
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -215,31 +212,6 @@ class AssignmentRealignerTests {
 				Map.of(T0, new Placement(leaderOfT0, List.of(0, 1), Set.of(0, 1)), T1,
 						new Placement(leaderOfT1, List.of(0, 1), Set.of(0, 1))),
 				Map.of());
-	}
-
-	private static final class MovableClock extends Clock {
-
-		private Instant now = Instant.parse("2026-12-01T00:00:00Z");
-
-		void advance(Duration duration) {
-			this.now = this.now.plus(duration);
-		}
-
-		@Override
-		public ZoneOffset getZone() {
-			return ZoneOffset.UTC;
-		}
-
-		@Override
-		public Clock withZone(java.time.ZoneId zone) {
-			return this;
-		}
-
-		@Override
-		public Instant instant() {
-			return this.now;
-		}
-
 	}
 
 }

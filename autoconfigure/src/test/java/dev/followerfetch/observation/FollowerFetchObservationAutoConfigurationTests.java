@@ -103,7 +103,8 @@ class FollowerFetchObservationAutoConfigurationTests {
 			assertThat(monitor.isRunning()).isFalse();
 			monitor.start();
 			assertThat(monitor.isRunning()).isTrue();
-			assertThat(monitor.refresh().problems()).noneSatisfy((problem) -> assertThat(problem).contains("closed"));
+			assertThat(monitor.refresh().problems()).extracting(Problem::message)
+				.noneSatisfy((problem) -> assertThat(problem).contains("closed"));
 		});
 	}
 

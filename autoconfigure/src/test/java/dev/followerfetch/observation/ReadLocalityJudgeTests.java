@@ -291,7 +291,7 @@ class ReadLocalityJudgeTests {
 
 	@Test
 	void bytesReadFromJmxAreCountedOnceAndAgainAfterTheClientRestarts() {
-		ZoneBytes bytes = new ZoneBytes();
+		ZoneBytes<String> bytes = new ZoneBytes<>();
 		assertThat(bytes.count("other:x", List.of(client(1000, 1L)), VIEW, "az-b").local()).isEqualTo(1000);
 		assertThat(bytes.count("other:x", List.of(client(1500, 1L)), VIEW, "az-b").local()).isEqualTo(1500);
 		assertThat(bytes.count("other:x", List.of(client(1500, 1L)), VIEW, "az-b").local()).isEqualTo(1500);
@@ -305,9 +305,10 @@ class ReadLocalityJudgeTests {
 		ConsumerMetricsReader reader = new ConsumerMetricsReader(() -> {
 			throw new SecurityException("no MBean server for you");
 		});
-		List<String> problems = new ArrayList<>();
+		List<Problem> problems = new ArrayList<>();
 		assertThat(others(reader).find(List.of(), problems)).isEmpty();
 		assertThat(problems).singleElement()
+			.extracting(Problem::message)
 			.asString()
 			.startsWith("consumer metrics cannot be read from JMX")
 			.endsWith("consumers the application builds itself are not observed");
@@ -318,10 +319,10 @@ class ReadLocalityJudgeTests {
 		ConsumerMetricsReader reader = new ConsumerMetricsReader(MBeanServerFactory::newMBeanServer);
 		JmxConsumers empty = reader.fromJmx(Set.of());
 		assertThat(empty.clients()).isEmpty();
-		List<String> problems = new ArrayList<>();
+		List<Problem> problems = new ArrayList<>();
 		Subject known = subject(ConsumerKind.LISTENER, Policy.LOCALITY, true, leaders());
 		others(reader).find(List.of(known, known), problems);
-		assertThat(problems).containsExactly(OtherConsumers.NOT_IN_JMX);
+		assertThat(problems).extracting(Problem::kind).containsExactly(Problem.Kind.NOT_IN_JMX);
 	}
 
 	private static OtherConsumers others(ConsumerMetricsReader reader) {
@@ -365,7 +366,7 @@ class ReadLocalityJudgeTests {
 	}
 
 	private Judged judge(Subject subject, ClusterView view, Grace grace) {
-		return this.judge.judge(subject, view, "az-b", grace, new ZoneBytes().count("x", List.of(), view, "az-b"));
+		return this.judge.judge(subject, view, "az-b", grace, new ZoneBytes<String>().count("x", List.of(), view, "az-b"));
 	}
 
 	private static FollowerFetchState state(Judged... judged) {

@@ -131,13 +131,27 @@ class StateLogTests {
 
 	@Test
 	void unreachableBrokersAreLoggedWhenTheyStopAndStartAnswering(CapturedOutput output) {
-		List<String> down = List.of("brokers not reachable: TimeoutException: timed out");
+		List<Problem> down = List.of(Problem.brokersUnreachable(null, "TimeoutException: timed out"));
 		this.log.refreshed(snapshot(FollowerFetchState.ACTIVE, down));
 		this.log.refreshed(snapshot(FollowerFetchState.ACTIVE, down));
 		this.log.refreshed(snapshot(FollowerFetchState.ACTIVE, List.of()));
 		assertThat(lines(output, "brokers")).containsExactly(
 				lines(output, "could not read the brokers (TimeoutException: timed out)").get(0),
 				lines(output, "follower-fetch reads the brokers again").get(0));
+	}
+
+	@Test
+	void aBrokerThatStopsAnsweringInAClusterThatAnswersIsLoggedByItsIdRackAndCluster(CapturedOutput output) {
+		Problem timedOut = Problem.brokerUnreachable("orders", 2, "az-c", "TimeoutException: timed out");
+		Problem refused = Problem.brokerUnreachable("orders", 2, "az-c", "connection refused");
+		this.log.refreshed(snapshot(FollowerFetchState.ACTIVE, List.of(timedOut)));
+		this.log.refreshed(snapshot(FollowerFetchState.ACTIVE, List.of(timedOut)));
+		this.log.refreshed(snapshot(FollowerFetchState.ACTIVE, List.of(refused)));
+		this.log.refreshed(snapshot(FollowerFetchState.ACTIVE, List.of()));
+		assertThat(lines(output, "broker 2")).containsExactly(
+				lines(output, "could not read the broker 2 (rack az-c) of orders (TimeoutException: timed out)").get(0),
+				lines(output, "could not read the broker 2 (rack az-c) of orders (connection refused)").get(0),
+				lines(output, "follower-fetch reads the broker 2 (rack az-c) of orders again").get(0));
 	}
 
 	@Test
@@ -156,7 +170,7 @@ class StateLogTests {
 		return snapshot(state, List.of());
 	}
 
-	private FollowerFetchSnapshot snapshot(FollowerFetchState state, List<String> problems) {
+	private FollowerFetchSnapshot snapshot(FollowerFetchState state, List<Problem> problems) {
 		List<String> partitions = List.of("t-0", "t-2");
 		ConsumerReads reads = new ConsumerReads(ConsumerKind.LISTENER, "payments", Policy.LOCALITY, 3, 1, 2,
 				1, List.of(), 0, partitions, partitions, List.of(), List.of(), 0, 0, null, Map.of());

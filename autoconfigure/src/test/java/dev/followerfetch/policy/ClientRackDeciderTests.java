@@ -65,6 +65,15 @@ class ClientRackDeciderTests {
 	}
 
 	@Test
+	void aBlankRackOfItsOwnKeepsAConsumerOnTheLeadersWithoutTheFollowerSettings() {
+		ClientRackDecider decider = decider("az-b");
+		assertThat(decider.decide(ConsumerKind.OTHER, "reports", " ", null, null))
+			.isEqualTo(new ConsumerPolicy(ConsumerKind.OTHER, "reports", Policy.FRESHNESS, Origin.OWN_CLIENT_RACK));
+		assertThat(decider.replicaLease(" ", Map.of())).isEmpty();
+		assertThat(decider.replicaRequestTimeout(" ", Map.of())).isEmpty();
+	}
+
+	@Test
 	void thePropertyOfTheConsumersKindBeatsTheAnnotations() {
 		this.properties.getStreams().put("counts", Policy.FRESHNESS);
 		this.properties.getListeners().put("audit", Policy.LOCALITY);

@@ -152,7 +152,7 @@ class FetchPolicyAutoConfigurationTests {
 			for (MessageListenerContainer container : context.getBean(KafkaListenerEndpointRegistry.class)
 				.getAllListenerContainers()) {
 				assertThat(container.getContainerProperties().getKafkaConsumerProperties().stringPropertyNames())
-					.doesNotContain(FetchPolicyAnnotationEnhancer.MARKER);
+					.doesNotContain(ListenerPolicies.MARKER);
 			}
 		});
 	}

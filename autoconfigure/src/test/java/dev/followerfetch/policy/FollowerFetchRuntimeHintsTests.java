@@ -13,8 +13,9 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.followerfetch;
+package dev.followerfetch.policy;
 
+import dev.followerfetch.FetchPolicy;
 import dev.followerfetch.assignment.ZoneAwareAssignor;
 import org.junit.jupiter.api.Test;
 

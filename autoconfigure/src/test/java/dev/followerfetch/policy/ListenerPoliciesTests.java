@@ -51,7 +51,7 @@ class ListenerPoliciesTests {
 	@Test
 	void aContainerCreatedAfterStartUpIsJudgedByThePolicyItsAnnotationAskedFor() {
 		assertThat(this.policies.of(container("late",
-				Map.of(FetchPolicyAnnotationEnhancer.MARKER, "FRESHNESS,METHOD_ANNOTATION",
+				Map.of(ListenerPolicies.MARKER, "FRESHNESS,METHOD_ANNOTATION",
 						ConsumerConfig.CLIENT_RACK_CONFIG, ""))))
 			.isEqualTo(ConsumerPolicy.listener("late", Policy.FRESHNESS, Origin.METHOD_ANNOTATION));
 	}

@@ -58,7 +58,7 @@ final class ReadLocalityTable {
 		StringBuilder table = new StringBuilder();
 		table.append(String.format(Locale.ROOT, "%n%s follower-fetch %s%s%n", time(snapshot), snapshot.state(),
 				rackAndBrokers(snapshot)));
-		snapshot.problems().forEach((problem) -> table.append(String.format(Locale.ROOT, "  ! %s%n", problem)));
+		snapshot.problems().forEach((problem) -> table.append(String.format(Locale.ROOT, "  ! %s%n", problem.message())));
 		table.append(String.format(Locale.ROOT, ROW, "listener", "policy", "partitions", "in-zone", "cross-zone",
 				"bytes local", "bytes remote", "p50 latency"));
 		Set<String> listenerIds = new TreeSet<>(snapshot.listeners().keySet());
@@ -97,7 +97,7 @@ final class ReadLocalityTable {
 			String health = (instance.healthUrl() != null) ? ", health " + instance.healthUrl() : "";
 			table.append(String.format(Locale.ROOT, "  instance %d %s%s%s%n", instance.number(), snapshot.state(), rack,
 					health));
-			snapshot.problems().forEach((problem) -> table.append(String.format(Locale.ROOT, "    ! %s%n", problem)));
+			snapshot.problems().forEach((problem) -> table.append(String.format(Locale.ROOT, "    ! %s%n", problem.message())));
 		}
 		String row = String.format(Locale.ROOT, INSTANCES_ROW, assignmentWidth);
 		table.append(String.format(Locale.ROOT, row, "listener", "instance", "policy", "assignment", "partitions",
