@@ -23,6 +23,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -42,7 +44,7 @@ public class FollowerFetchProperties {
 	/**
 	 * Rack (zone) of this application, used as client.rack. Wins over detection.
 	 */
-	private String rack;
+	private @Nullable String rack;
 
 	private final Detection detection = new Detection();
 
@@ -64,11 +66,11 @@ public class FollowerFetchProperties {
 		this.enabled = enabled;
 	}
 
-	public String getRack() {
+	public @Nullable String getRack() {
 		return this.rack;
 	}
 
-	public void setRack(String rack) {
+	public void setRack(@Nullable String rack) {
 		this.rack = rack;
 	}
 
@@ -215,18 +217,18 @@ public class FollowerFetchProperties {
 		 * File holding the rack, either as a single value or as Kubernetes downward-API
 		 * label lines key="value".
 		 */
-		private Path path;
+		private @Nullable Path path;
 
 		/**
 		 * Label to take the rack from when the file holds key="value" lines.
 		 */
 		private String key = "topology.kubernetes.io/zone";
 
-		public Path getPath() {
+		public @Nullable Path getPath() {
 			return this.path;
 		}
 
-		public void setPath(Path path) {
+		public void setPath(@Nullable Path path) {
 			this.path = path;
 		}
 
@@ -271,7 +273,7 @@ public class FollowerFetchProperties {
 		 * when set, else http://169.254.169.254 (http://[fd00:ec2::254] when
 		 * AWS_EC2_METADATA_SERVICE_ENDPOINT_MODE=IPv6).
 		 */
-		private URI endpoint;
+		private @Nullable URI endpoint;
 
 		/**
 		 * Form of the availability zone to use as the rack: the AZ id, the AZ name, or
@@ -287,11 +289,11 @@ public class FollowerFetchProperties {
 			this.enabled = enabled;
 		}
 
-		public URI getEndpoint() {
+		public @Nullable URI getEndpoint() {
 			return this.endpoint;
 		}
 
-		public void setEndpoint(URI endpoint) {
+		public void setEndpoint(@Nullable URI endpoint) {
 			this.endpoint = endpoint;
 		}
 
@@ -316,7 +318,7 @@ public class FollowerFetchProperties {
 		 * GCP metadata server endpoint. Defaults to GCE_METADATA_HOST when set, else
 		 * http://metadata.google.internal.
 		 */
-		private URI endpoint;
+		private @Nullable URI endpoint;
 
 		public boolean isEnabled() {
 			return this.enabled;
@@ -326,11 +328,11 @@ public class FollowerFetchProperties {
 			this.enabled = enabled;
 		}
 
-		public URI getEndpoint() {
+		public @Nullable URI getEndpoint() {
 			return this.endpoint;
 		}
 
-		public void setEndpoint(URI endpoint) {
+		public void setEndpoint(@Nullable URI endpoint) {
 			this.endpoint = endpoint;
 		}
 
@@ -346,7 +348,7 @@ public class FollowerFetchProperties {
 		/**
 		 * Azure instance metadata endpoint. Defaults to http://169.254.169.254.
 		 */
-		private URI endpoint;
+		private @Nullable URI endpoint;
 
 		public boolean isEnabled() {
 			return this.enabled;
@@ -356,11 +358,11 @@ public class FollowerFetchProperties {
 			this.enabled = enabled;
 		}
 
-		public URI getEndpoint() {
+		public @Nullable URI getEndpoint() {
 			return this.endpoint;
 		}
 
-		public void setEndpoint(URI endpoint) {
+		public void setEndpoint(@Nullable URI endpoint) {
 			this.endpoint = endpoint;
 		}
 
@@ -370,7 +372,7 @@ public class FollowerFetchProperties {
 
 		/**
 		 * Fetch policy of listeners that do not choose one, and of consumers created
-		 * outside listeners.
+		 * outside listeners. Empty means locality.
 		 */
 		private Policy defaultPolicy = Policy.LOCALITY;
 
@@ -421,8 +423,8 @@ public class FollowerFetchProperties {
 			return this.defaultPolicy;
 		}
 
-		public void setDefault(Policy defaultPolicy) {
-			this.defaultPolicy = defaultPolicy;
+		public void setDefault(@Nullable Policy defaultPolicy) {
+			this.defaultPolicy = (defaultPolicy != null) ? defaultPolicy : Policy.LOCALITY;
 		}
 
 		public Map<String, Policy> getListeners() {

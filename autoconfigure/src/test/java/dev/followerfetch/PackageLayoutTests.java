@@ -15,14 +15,17 @@
  */
 package dev.followerfetch;
 
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import org.jspecify.annotations.NullMarked;
 import org.junit.jupiter.api.Test;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The packages tell the story in order, each using only those before it: the public
@@ -70,6 +73,15 @@ class PackageLayoutTests {
 			.whereLayer("Detection")
 			.mayOnlyBeAccessedByLayers("Policy", "Application", "Observation")
 			.check(CLASSES);
+	}
+
+	@Test
+	void everyPackageIsNullMarkedSoThatNullAwayChecksIt() {
+		assertThat(CLASSES.stream().map(JavaClass::getPackage).distinct())
+			.allSatisfy((javaPackage) -> assertThat(javaPackage.isAnnotatedWith(NullMarked.class))
+				.as(javaPackage.getName())
+				.isTrue())
+			.isNotEmpty();
 	}
 
 	@Test

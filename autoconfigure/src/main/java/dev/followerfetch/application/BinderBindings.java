@@ -24,12 +24,15 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 import dev.followerfetch.policy.ConsumerPolicy;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
+
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.kafka.core.ConsumerFactory;
 
@@ -69,12 +72,8 @@ public final class BinderBindings {
 	 * @return {@code true} when the binding is new
 	 */
 	synchronized boolean decided(ConsumerPolicy policy, String destination) {
-		Entry entry = this.bindings.get(policy.name());
-		boolean added = entry == null;
-		if (added) {
-			entry = new Entry();
-			this.bindings.put(policy.name(), entry);
-		}
+		boolean added = !this.bindings.containsKey(policy.name());
+		Entry entry = this.bindings.computeIfAbsent(policy.name(), (name) -> new Entry(policy));
 		entry.policy = policy;
 		entry.destinations.add(destination);
 		return added;
@@ -113,7 +112,7 @@ public final class BinderBindings {
 		 * @return the name
 		 */
 		public String name() {
-			return this.policy.name();
+			return Objects.requireNonNull(this.policy.name());
 		}
 
 	}
@@ -121,6 +120,10 @@ public final class BinderBindings {
 	private static final class Entry {
 
 		private ConsumerPolicy policy;
+
+		Entry(ConsumerPolicy policy) {
+			this.policy = policy;
+		}
 
 		private final Set<String> destinations = new LinkedHashSet<>();
 
@@ -161,7 +164,7 @@ public final class BinderBindings {
 		}
 
 		@Override
-		public void consumerRemoved(String id, Consumer<Object, Object> consumer) {
+		public void consumerRemoved(@Nullable String id, Consumer<Object, Object> consumer) {
 			this.open.remove(consumer);
 		}
 

@@ -15,6 +15,8 @@
  */
 package dev.followerfetch.application;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -33,7 +35,7 @@ import org.springframework.context.annotation.Configuration;
 public final class BinderClientRackConfiguration {
 
 	@Bean
-	BinderClientRackCustomizer followerFetchBinderClientRackCustomizer(ApplicationContext binderContext) {
+	@Nullable BinderClientRackCustomizer followerFetchBinderClientRackCustomizer(ApplicationContext binderContext) {
 		ApplicationContext application = application(binderContext);
 		return (application != null)
 				? application.getBeanProvider(BinderClientRackCustomizer.class).getIfAvailable() : null;
@@ -43,7 +45,7 @@ public final class BinderClientRackConfiguration {
 	 * The application's context: the binder's parent, or the one the binder factory
 	 * registers as {@code outerContext} in a binder context without a parent.
 	 */
-	private static ApplicationContext application(ApplicationContext binderContext) {
+	private static @Nullable ApplicationContext application(ApplicationContext binderContext) {
 		if (binderContext.getParent() != null) {
 			return binderContext.getParent();
 		}

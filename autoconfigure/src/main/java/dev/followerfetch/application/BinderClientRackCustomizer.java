@@ -23,6 +23,8 @@ import dev.followerfetch.policy.ConsumerKind;
 import dev.followerfetch.policy.ConsumerPolicy;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.cloud.stream.binder.kafka.config.ClientFactoryCustomizer;
 import org.springframework.cloud.stream.binder.kafka.support.ConsumerConfigCustomizer;
@@ -83,7 +85,7 @@ final class BinderClientRackCustomizer implements ConsumerConfigCustomizer, Clie
 		}
 	}
 
-	private static Object groupId(ConsumerFactory<?, ?> consumerFactory) {
+	private static @Nullable Object groupId(ConsumerFactory<?, ?> consumerFactory) {
 		try {
 			return consumerFactory.getConfigurationProperties().get(ConsumerConfig.GROUP_ID_CONFIG);
 		}

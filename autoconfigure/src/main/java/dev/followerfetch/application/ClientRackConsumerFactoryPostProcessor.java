@@ -32,6 +32,8 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.kafka.config.AbstractKafkaListenerContainerFactory;
@@ -134,8 +136,8 @@ final class ClientRackConsumerFactoryPostProcessor implements BeanPostProcessor 
 		}
 	}
 
-	private void applyFollowerSettings(ConsumerFactory<?, ?> consumerFactory, ClientRackDecider decider, Object rack,
-			Map<String, Object> configs, String description) {
+	private void applyFollowerSettings(ConsumerFactory<?, ?> consumerFactory, ClientRackDecider decider,
+			@Nullable Object rack, Map<String, Object> configs, String description) {
 		apply(consumerFactory, ConsumerConfig.METADATA_MAX_AGE_CONFIG, decider.replicaLease(rack, configs),
 				"follower-fetch.policy.replica-lease", description);
 		apply(consumerFactory, ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, decider.replicaRequestTimeout(rack, configs),
@@ -162,7 +164,7 @@ final class ClientRackConsumerFactoryPostProcessor implements BeanPostProcessor 
 			.orElse("");
 	}
 
-	private static Map<String, Object> configs(ConsumerFactory<?, ?> consumerFactory) {
+	private static @Nullable Map<String, Object> configs(ConsumerFactory<?, ?> consumerFactory) {
 		try {
 			return consumerFactory.getConfigurationProperties();
 		}

@@ -34,6 +34,8 @@ import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.StreamsConfig;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.BeanPostProcessor;
@@ -86,7 +88,7 @@ final class StreamsClientRackPostProcessor implements BeanPostProcessor, SmartIn
 	private void apply(StreamsBuilderFactoryBean factory, String beanName) {
 		Properties config = factory.getStreamsConfiguration();
 		Object applicationId = (config != null) ? config.get(StreamsConfig.APPLICATION_ID_CONFIG) : null;
-		if (applicationId == null) {
+		if (config == null || applicationId == null) {
 			logger.warn("StreamsBuilderFactoryBean '" + beanName + "' has no " + StreamsConfig.APPLICATION_ID_CONFIG
 					+ " in its streams configuration yet; its consumers keep their client.rack as configured");
 			return;
@@ -129,8 +131,8 @@ final class StreamsClientRackPostProcessor implements BeanPostProcessor, SmartIn
 	 * the application's wins; a {@code main.}/{@code restore.}/{@code global.consumer.} one
 	 * still wins for that consumer.
 	 */
-	private static String followerSetting(BiFunction<Object, Map<String, ?>, Optional<String>> setting, String key,
-			Properties config) {
+	private static @Nullable String followerSetting(BiFunction<Object, Map<String, ?>, Optional<String>> setting,
+			String key, Properties config) {
 		Object rack = clientRacks(config).values().stream().filter(ClientRack::names).findFirst().orElse("");
 		Map<String, Object> consumers = new LinkedHashMap<>();
 		Object own = config.containsKey(StreamsConfig.consumerPrefix(key)) ? config.get(StreamsConfig.consumerPrefix(key))
@@ -150,7 +152,7 @@ final class StreamsClientRackPostProcessor implements BeanPostProcessor, SmartIn
 	 * @param name the consumer setting
 	 * @return the value, or {@code null} when none is set
 	 */
-	static Object consumerSetting(Map<Object, Object> config, String consumer, String name) {
+	static @Nullable Object consumerSetting(Map<Object, Object> config, String consumer, String name) {
 		Object value = config.get(CONSUMER_PREFIXES.get(consumer) + name);
 		if (value == null) {
 			value = config.get(StreamsConfig.consumerPrefix(name));

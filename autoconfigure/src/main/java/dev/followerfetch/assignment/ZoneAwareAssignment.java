@@ -177,16 +177,17 @@ public final class ZoneAwareAssignment {
 		}
 		Map<Group, Integer> kept = new LinkedHashMap<>();
 		groups.forEach((group, ofGroup) -> {
-			int classNode = partitionClasses.get(group.key());
-			if (group.owner() == null) {
+			int classNode = known(partitionClasses, group.key());
+			String owner = group.owner();
+			if (owner == null) {
 				flow.edge(source, classNode, ofGroup.size());
 				return;
 			}
 			int node = flow.node();
 			flow.edge(source, node, ofGroup.size());
 			flow.edge(node, classNode, ofGroup.size());
-			MemberClass ownerClass = MemberClass.of(byId.get(group.owner()), true);
-			kept.put(group, flow.edge(node, memberNodes.get(group.owner()), ofGroup.size(), 0,
+			MemberClass ownerClass = MemberClass.of(known(byId, owner), true);
+			kept.put(group, flow.edge(node, known(memberNodes, owner), ofGroup.size(), 0,
 					-group.key().leaderGain(ownerClass), -group.key().localGain(ownerClass), -1));
 		});
 		Map<PartitionClass, Map<MemberClass, Integer>> classFlows = new LinkedHashMap<>();
@@ -204,13 +205,14 @@ public final class ZoneAwareAssignment {
 			Integer keptEdge = kept.get(group);
 			int keep = (keptEdge != null) ? (int) flow.flow(keptEdge) : 0;
 			if (keep > 0) {
-				assignment.get(group.owner()).addAll(ofGroup.subList(0, keep));
+				known(assignment, Objects.requireNonNull(group.owner())).addAll(ofGroup.subList(0, keep));
 			}
 			released.computeIfAbsent(group.key(), (k) -> new ArrayDeque<>()).addAll(ofGroup.subList(keep, ofGroup.size()));
 		});
 		membersOf.forEach((memberClass, ofClass) -> {
 			Deque<Member> readers = new ArrayDeque<>(ofClass);
-			long room = readers.isEmpty() ? 0 : flow.flow(toMember.get(readers.peek().id()));
+			Member first = readers.peek();
+			long room = (first != null) ? flow.flow(known(toMember, first.id())) : 0;
 			for (Map.Entry<PartitionClass, Map<MemberClass, Integer>> classFlow : classFlows.entrySet()) {
 				Integer edge = classFlow.getValue().get(memberClass);
 				long units = (edge != null) ? flow.flow(edge) : 0;
@@ -218,13 +220,21 @@ public final class ZoneAwareAssignment {
 				for (long unit = 0; unit < units; unit++) {
 					while (room == 0) {
 						readers.poll();
-						room = flow.flow(toMember.get(Objects.requireNonNull(readers.peek()).id()));
+						room = flow.flow(known(toMember, Objects.requireNonNull(readers.peek()).id()));
 					}
-					assignment.get(readers.peek().id()).add(Objects.requireNonNull(pool).poll());
+					Member reader = Objects.requireNonNull(readers.peek());
+					known(assignment, reader.id()).add(Objects.requireNonNull(pool).poll());
 					room--;
 				}
 			}
 		});
+	}
+
+	/**
+	 * A value the rule put in the map itself, for a key it knows is there.
+	 */
+	private static <K, V> V known(Map<K, V> map, K key) {
+		return Objects.requireNonNull(map.get(key), () -> "no entry for " + key);
 	}
 
 	/**
@@ -239,7 +249,7 @@ public final class ZoneAwareAssignment {
 			int share = partitions.size() / members.size();
 			boolean remainder = partitions.size() % members.size() != 0;
 			for (Member member : members) {
-				int node = memberNodes.get(member.id());
+				int node = known(memberNodes, member.id());
 				if (share > 0) {
 					flow.edge(node, sink, share, -1);
 				}
@@ -253,7 +263,7 @@ public final class ZoneAwareAssignment {
 			long eligible = partitions.stream()
 				.filter((partition) -> member.topics().contains(partition.partition().topic()))
 				.count();
-			int node = memberNodes.get(member.id());
+			int node = known(memberNodes, member.id());
 			for (int load = 1; load <= eligible; load++) {
 				flow.edge(node, sink, 1, load);
 			}

@@ -287,7 +287,7 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 				.toList();
 			ofTopic.sort(Comparator.comparingInt(TopicPartition::partition));
 			for (int i = 0; i < ofTopic.size() && !readers.isEmpty(); i++) {
-				assignment.get(readers.get(i % readers.size())).add(ofTopic.get(i));
+				Objects.requireNonNull(assignment.get(readers.get(i % readers.size()))).add(ofTopic.get(i));
 			}
 		});
 		return assignment;

@@ -22,6 +22,7 @@ import java.util.Map;
 
 import dev.followerfetch.detection.Firmware.Cloud;
 import dev.followerfetch.detection.MetadataHttpClient.MetadataException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads the location and logical zone from Azure instance metadata. The rack offered
@@ -43,11 +44,11 @@ final class AzureMetadataRackSource extends MetadataRackSource {
 
 	private final Firmware firmware;
 
-	AzureMetadataRackSource(MetadataHttpClient client, boolean enabled, URI endpoint) {
+	AzureMetadataRackSource(MetadataHttpClient client, boolean enabled, @Nullable URI endpoint) {
 		this(client, enabled, endpoint, Firmware.SYSTEM, DEFAULT_ENDPOINT);
 	}
 
-	AzureMetadataRackSource(MetadataHttpClient client, boolean enabled, URI endpoint, Firmware firmware,
+	AzureMetadataRackSource(MetadataHttpClient client, boolean enabled, @Nullable URI endpoint, Firmware firmware,
 			URI defaultEndpoint) {
 		super("azure", client, enabled);
 		this.endpoint = (endpoint != null) ? endpoint : defaultEndpoint;

@@ -26,6 +26,7 @@ import java.util.concurrent.TimeoutException;
 import dev.followerfetch.ZoneFormat;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Chooses the candidate the brokers' racks use, so an AWS process picks the AZ id on an
@@ -95,7 +96,7 @@ final class BrokerMatchingCandidateSelector implements CandidateSelector {
 		return new Selection(preferred, join(fixedReason, reason), racks);
 	}
 
-	private static String join(String first, String second) {
+	private static @Nullable String join(@Nullable String first, @Nullable String second) {
 		return (first == null) ? second : (second == null) ? first : first + ", " + second;
 	}
 

@@ -18,6 +18,7 @@ package dev.followerfetch.detection;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Chooses the rack among the candidates offered by the source that answered, for example
@@ -51,7 +52,7 @@ interface CandidateSelector {
 	 * @param reason why it was chosen, or {@code null}
 	 * @param brokerRacks the broker racks consulted, or {@code null} if none were
 	 */
-	record Selection(RackCandidate candidate, String reason, Set<String> brokerRacks) {
+	record Selection(RackCandidate candidate, @Nullable String reason, @Nullable Set<String> brokerRacks) {
 
 	}
 

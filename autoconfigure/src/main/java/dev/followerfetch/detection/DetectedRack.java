@@ -24,6 +24,8 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.util.Assert;
 
 /**
@@ -34,19 +36,20 @@ import org.springframework.util.Assert;
  */
 public final class DetectedRack {
 
-	private final String rack;
+	private final @Nullable String rack;
 
-	private final String source;
+	private final @Nullable String source;
 
-	private final String reason;
+	private final @Nullable String reason;
 
-	private final Set<String> brokerRacks;
+	private final @Nullable Set<String> brokerRacks;
 
 	private final List<Attempt> attempts;
 
 	private final Duration elapsed;
 
-	DetectedRack(String rack, String source, String reason, Set<String> brokerRacks, List<Attempt> attempts,
+	DetectedRack(@Nullable String rack, @Nullable String source, @Nullable String reason,
+			@Nullable Set<String> brokerRacks, List<Attempt> attempts,
 			Duration elapsed) {
 		Assert.isTrue((rack == null) == (source == null), "'rack' and 'source' go together");
 		this.rack = rack;
@@ -89,7 +92,7 @@ public final class DetectedRack {
 	 * form matched the brokers.
 	 * @return the reason for the choice, or {@code null}
 	 */
-	public String reason() {
+	public @Nullable String reason() {
 		return this.reason;
 	}
 
@@ -196,7 +199,7 @@ public final class DetectedRack {
 	 * was found, what was wrong with the candidates it also offered, or {@code null}
 	 * @param candidates the valid candidates it offered
 	 */
-	public record Attempt(String source, Outcome outcome, String detail, List<RackCandidate> candidates) {
+	public record Attempt(String source, Outcome outcome, @Nullable String detail, List<RackCandidate> candidates) {
 
 		public Attempt {
 			candidates = List.copyOf(candidates);

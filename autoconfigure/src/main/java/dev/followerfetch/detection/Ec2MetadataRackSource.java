@@ -28,6 +28,8 @@ import dev.followerfetch.ZoneFormat;
 import dev.followerfetch.detection.Firmware.Cloud;
 import dev.followerfetch.detection.MetadataHttpClient.MetadataException;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.util.StringUtils;
 
 /**
@@ -53,7 +55,7 @@ final class Ec2MetadataRackSource extends MetadataRackSource {
 
 	private static final Pattern TOKEN = Pattern.compile("[\\x21-\\x7e]{1," + MAX_TOKEN_LENGTH + "}");
 
-	private final URI endpoint;
+	private final @Nullable URI endpoint;
 
 	private final ZoneFormat zoneFormat;
 
@@ -65,13 +67,13 @@ final class Ec2MetadataRackSource extends MetadataRackSource {
 
 	private final URI defaultIpv6Endpoint;
 
-	Ec2MetadataRackSource(MetadataHttpClient client, boolean enabled, URI endpoint, ZoneFormat zoneFormat,
+	Ec2MetadataRackSource(MetadataHttpClient client, boolean enabled, @Nullable URI endpoint, ZoneFormat zoneFormat,
 			Function<String, String> environment) {
 		this(client, enabled, endpoint, zoneFormat, environment, Firmware.SYSTEM, DEFAULT_ENDPOINT,
 				DEFAULT_IPV6_ENDPOINT);
 	}
 
-	Ec2MetadataRackSource(MetadataHttpClient client, boolean enabled, URI endpoint, ZoneFormat zoneFormat,
+	Ec2MetadataRackSource(MetadataHttpClient client, boolean enabled, @Nullable URI endpoint, ZoneFormat zoneFormat,
 			Function<String, String> environment, Firmware firmware, URI defaultEndpoint, URI defaultIpv6Endpoint) {
 		super("aws", client, enabled);
 		this.endpoint = endpoint;
@@ -127,10 +129,15 @@ final class Ec2MetadataRackSource extends MetadataRackSource {
 					+ this.zoneFormat.name().toLowerCase(Locale.ROOT) + " asks for this form only)" : "";
 			throw (tokenFailure != null)
 					? new MetadataException(
-							"IMDSv2 token: " + tokenFailure + "; IMDSv1: " + failure.getMessage() + only)
-					: new MetadataException(failure.getMessage() + only);
+							"IMDSv2 token: " + tokenFailure + "; IMDSv1: " + reason(failure) + only)
+					: new MetadataException(reason(failure) + only);
 		}
 		return RackLookup.found(candidates);
+	}
+
+
+	private static String reason(@Nullable MetadataException failure) {
+		return (failure != null) ? String.valueOf(failure.getMessage()) : "no placement attribute was asked";
 	}
 
 	/**

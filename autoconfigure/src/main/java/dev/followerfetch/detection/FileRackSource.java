@@ -27,6 +27,7 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads the rack from a file: either a bare value (as an init container or Strimzi's
@@ -45,11 +46,11 @@ final class FileRackSource implements RackSource {
 
 	private static final Pattern LABEL_LINE = Pattern.compile("^([^=\\s]+)\\s*=\\s*(.*)$");
 
-	private final Path path;
+	private final @Nullable Path path;
 
 	private final String key;
 
-	FileRackSource(Path path, String key) {
+	FileRackSource(@Nullable Path path, String key) {
 		this.path = path;
 		this.key = key;
 	}
@@ -109,7 +110,7 @@ final class FileRackSource implements RackSource {
 			throw new IOException("file " + this.path + " has " + lines.size()
 					+ " lines; expected a single rack value or key=\"value\" label lines");
 		}
-		return RackLookup.found(this.path.toString(), lines.get(0));
+		return RackLookup.found(String.valueOf(this.path), lines.get(0));
 	}
 
 	private RackLookup fromLabels(List<String> lines) throws IOException {

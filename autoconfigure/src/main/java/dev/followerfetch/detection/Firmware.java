@@ -20,6 +20,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What the machine's firmware and hypervisor say about the cloud it runs in: Linux DMI
@@ -59,7 +60,7 @@ final class Firmware {
 	 * is "QEMU")}, or {@code null} when the firmware names that cloud, may belong to it, or
 	 * cannot be read
 	 */
-	String rulesOut(Cloud cloud) {
+	@Nullable String rulesOut(Cloud cloud) {
 		return switch (cloud) {
 			case AWS -> rulesOutAws();
 			case AZURE -> rulesOutAzure();
@@ -67,7 +68,7 @@ final class Firmware {
 		};
 	}
 
-	private String rulesOutAws() {
+	private @Nullable String rulesOutAws() {
 		Path vendorFile = this.dmi.resolve("sys_vendor");
 		String vendor = read(vendorFile);
 		if (vendor == null) {
@@ -93,7 +94,7 @@ final class Firmware {
 		return (vendor.equals("Xen")) ? null : Cloud.AWS.ruledOutBy(vendorFile, vendor);
 	}
 
-	private String rulesOutAzure() {
+	private @Nullable String rulesOutAzure() {
 		Path assetTagFile = this.dmi.resolve("chassis_asset_tag");
 		String assetTag = read(assetTagFile);
 		if (assetTag != null) {
@@ -105,7 +106,7 @@ final class Firmware {
 				: Cloud.AZURE.ruledOutBy(vendorFile, vendor);
 	}
 
-	private String rulesOutGcp() {
+	private @Nullable String rulesOutGcp() {
 		// google-auth-library-java ComputeEngineCredentials.checkProductNameOnLinux(): product_name names Google
 		Path productFile = this.dmi.resolve("product_name");
 		String product = read(productFile);
@@ -119,7 +120,7 @@ final class Firmware {
 	 * @return its value without surrounding whitespace, or {@code null} when it cannot be
 	 * read or is implausibly long
 	 */
-	static String read(Path file) {
+	static @Nullable String read(Path file) {
 		if (!Files.isRegularFile(file)) {
 			return null;
 		}

@@ -26,6 +26,8 @@ import dev.followerfetch.detection.Firmware.Cloud;
 import dev.followerfetch.detection.MetadataHttpClient.MetadataException;
 import dev.followerfetch.detection.MetadataHttpClient.Response;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.util.StringUtils;
 
 /**
@@ -49,7 +51,7 @@ final class GcpMetadataRackSource extends MetadataRackSource {
 
 	private static final Pattern ZONE = Pattern.compile("projects/[0-9]+/zones/([^/\\s]+)");
 
-	private final URI endpoint;
+	private final @Nullable URI endpoint;
 
 	private final Function<String, String> environment;
 
@@ -57,12 +59,12 @@ final class GcpMetadataRackSource extends MetadataRackSource {
 
 	private final URI defaultEndpoint;
 
-	GcpMetadataRackSource(MetadataHttpClient client, boolean enabled, URI endpoint,
+	GcpMetadataRackSource(MetadataHttpClient client, boolean enabled, @Nullable URI endpoint,
 			Function<String, String> environment) {
 		this(client, enabled, endpoint, environment, Firmware.SYSTEM, DEFAULT_ENDPOINT);
 	}
 
-	GcpMetadataRackSource(MetadataHttpClient client, boolean enabled, URI endpoint,
+	GcpMetadataRackSource(MetadataHttpClient client, boolean enabled, @Nullable URI endpoint,
 			Function<String, String> environment, Firmware firmware, URI defaultEndpoint) {
 		super("gcp", client, enabled);
 		this.endpoint = endpoint;
@@ -102,7 +104,7 @@ final class GcpMetadataRackSource extends MetadataRackSource {
 	 * @return the zone, or {@code null} if the answer is not
 	 * {@code projects/<number>/zones/<zone>}
 	 */
-	static String zoneOf(String body) {
+	static @Nullable String zoneOf(String body) {
 		Matcher matcher = ZONE.matcher(body.strip());
 		return matcher.matches() ? matcher.group(1) : null;
 	}

@@ -15,6 +15,8 @@
  */
 package dev.followerfetch.detection;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Reads one top-level string field of a JSON object without a JSON library on the
  * classpath. Strict about syntax, bounded in nesting depth.
@@ -40,7 +42,7 @@ final class JsonFields {
 	 * @return the value, or {@code null} if the field is absent or not a string
 	 * @throws IllegalArgumentException if the text is not a JSON object
 	 */
-	static String topLevelString(String json, String field) {
+	static @Nullable String topLevelString(String json, String field) {
 		JsonFields parser = new JsonFields(json);
 		String value = parser.findInObject(field);
 		parser.skipWhitespace();
@@ -50,7 +52,7 @@ final class JsonFields {
 		return value;
 	}
 
-	private String findInObject(String field) {
+	private @Nullable String findInObject(String field) {
 		skipWhitespace();
 		expect('{');
 		String found = null;

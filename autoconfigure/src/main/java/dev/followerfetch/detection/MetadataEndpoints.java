@@ -21,6 +21,8 @@ import java.util.function.Function;
 
 import dev.followerfetch.detection.MetadataHttpClient.MetadataException;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.util.StringUtils;
 
 /**
@@ -43,7 +45,7 @@ final class MetadataEndpoints {
 	 * @return the endpoint
 	 * @throws MetadataException if the variable does not hold a valid URL or host
 	 */
-	static URI resolve(URI configured, String variable, Function<String, String> environment, URI fallback)
+	static URI resolve(@Nullable URI configured, String variable, Function<String, String> environment, URI fallback)
 			throws MetadataException {
 		if (configured != null) {
 			return configured;
@@ -58,7 +60,7 @@ final class MetadataEndpoints {
 	 * @param name the variable
 	 * @return its value without surrounding whitespace, or {@code null} if it is not set
 	 */
-	static String variable(Function<String, String> environment, String name) {
+	static @Nullable String variable(Function<String, @Nullable String> environment, String name) {
 		String value = environment.apply(name);
 		return (value != null) ? value.strip() : null;
 	}

@@ -43,6 +43,7 @@ import java.util.regex.Pattern;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.SSLSocketFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The one HTTP client every metadata source uses: HTTP/1.1 over a socket of its own, one
@@ -312,7 +313,8 @@ final class MetadataHttpClient {
 		return copied;
 	}
 
-	private static String readLine(InputStream in, int[] headBytes, URI uri) throws IOException, MetadataException {
+	private static @Nullable String readLine(InputStream in, int[] headBytes, URI uri)
+			throws IOException, MetadataException {
 		ByteArrayOutputStream line = new ByteArrayOutputStream();
 		while (true) {
 			int b = in.read();
@@ -348,7 +350,7 @@ final class MetadataHttpClient {
 			.toList();
 	}
 
-	private static String header(Map<String, List<String>> headers, String name) {
+	private static @Nullable String header(Map<String, List<String>> headers, String name) {
 		List<String> values = values(headers, name);
 		return values.isEmpty() ? null : String.join(",", values).toLowerCase(Locale.ROOT);
 	}
@@ -403,7 +405,7 @@ final class MetadataHttpClient {
 			return this.status == 200;
 		}
 
-		String header(String name) {
+		@Nullable String header(String name) {
 			return this.headers.entrySet()
 				.stream()
 				.filter((entry) -> entry.getKey() != null && entry.getKey().equalsIgnoreCase(name))

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -28,6 +29,8 @@ import dev.followerfetch.detection.DetectedRack.Attempt;
 import dev.followerfetch.detection.DetectedRack.Outcome;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -83,7 +86,7 @@ final class RackDetection {
 		return detected;
 	}
 
-	private DetectedRack explicitRack(Duration timeout) {
+	private @Nullable DetectedRack explicitRack(Duration timeout) {
 		String configured = this.properties.getRack();
 		for (String prefix : KAFKA_CLIENT_RACK_PREFIXES) {
 			String kafkaRack = Binder.get(this.environment)
@@ -106,7 +109,7 @@ final class RackDetection {
 			return explicit(RackValues.validate(configured), "property:follower-fetch.rack", timeout);
 		}
 		catch (IllegalArgumentException ex) {
-			String problem = ex.getMessage().replace(RackValues.RULE_NOTE, "");
+			String problem = Objects.requireNonNullElse(ex.getMessage(), "").replace(RackValues.RULE_NOTE, "");
 			throw new InvalidConfigurationPropertyValueException("follower-fetch.rack", configured,
 					"A rack is " + RackValues.RULE + ", but " + problem + ".");
 		}

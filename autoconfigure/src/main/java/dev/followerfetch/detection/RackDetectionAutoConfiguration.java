@@ -21,10 +21,13 @@ import java.util.function.Function;
 import dev.followerfetch.FollowerFetchProperties;
 import dev.followerfetch.detection.MetadataHttpClient.MetadataException;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.Bean;
@@ -44,6 +47,7 @@ import org.springframework.kafka.core.KafkaAdmin;
 public final class RackDetectionAutoConfiguration {
 
 	@Bean
+	@ConditionalOnMissingBean
 	DetectedRack followerFetchDetectedRack(FollowerFetchProperties properties, Environment environment,
 			ObjectProvider<RackSource> sources, ObjectProvider<KafkaAdmin> kafkaAdmin) {
 		FollowerFetchProperties.Detection detection = properties.getDetection();
@@ -110,7 +114,7 @@ public final class RackDetectionAutoConfiguration {
 	 * (each source adds its own), or a bare {@code host[:port]} as the environment
 	 * variables allow.
 	 */
-	static URI endpoint(String property, URI configured) {
+	static @Nullable URI endpoint(String property, @Nullable URI configured) {
 		if (configured == null) {
 			return null;
 		}

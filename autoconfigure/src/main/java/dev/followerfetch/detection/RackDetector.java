@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -32,6 +33,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.followerfetch.detection.DetectedRack.Attempt;
 import dev.followerfetch.detection.DetectedRack.Outcome;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Asks the sources in priority order and returns the first valid answer. Remote sources
@@ -75,7 +77,8 @@ final class RackDetector {
 				if (source.isRemote() && executor == null) {
 					executor = startRemote(this.sources.subList(i, this.sources.size()), remote, deadline);
 				}
-				Attempt attempt = (source.isRemote()) ? await(source, remote.get(source), deadline)
+				Attempt attempt = (source.isRemote())
+						? await(source, Objects.requireNonNull(remote.get(source)), deadline)
 						: evaluate(source, () -> source.lookup(MetadataRackSource.remaining(deadline)));
 				attempts.add(attempt);
 				if (attempt.outcome() == Outcome.FOUND) {
@@ -165,7 +168,10 @@ final class RackDetector {
 		return oneLine((message != null) ? message : ex.getClass().getName());
 	}
 
-	private static String oneLine(String message) {
+	private static String oneLine(@Nullable String message) {
+		if (message == null) {
+			return "no reason given";
+		}
 		String line = message.replaceAll("\\s+", " ").strip();
 		return (line.length() > 300) ? line.substring(0, 300) + "..." : line;
 	}

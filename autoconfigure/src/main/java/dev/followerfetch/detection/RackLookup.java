@@ -18,6 +18,8 @@ package dev.followerfetch.detection;
 
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.util.Assert;
 
 /**
@@ -29,7 +31,7 @@ import org.springframework.util.Assert;
  * @param reason why nothing was found, or {@code null}
  * @author follower-fetch authors
  */
-public record RackLookup(List<RackCandidate> candidates, String reason) {
+public record RackLookup(List<RackCandidate> candidates, @Nullable String reason) {
 
 	public RackLookup {
 		candidates = List.copyOf(candidates);

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Set;
 
 import org.apache.kafka.common.TopicPartition;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What one Kafka consumer client reports about its reads, whoever built it and wherever
@@ -52,7 +53,7 @@ record ClientMetrics(String clientId, Map<TopicPartition, Integer> readReplicas,
 	 * object, or the client's start time when read from JMX; a different one means the
 	 * client was recreated and its counter started again from zero
 	 */
-	record NodeTotal(int brokerId, double total, Object counter) {
+	record NodeTotal(int brokerId, double total, @Nullable Object counter) {
 
 	}
 

@@ -49,6 +49,7 @@ import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads {@link ClusterView cluster facts} with one long-lived admin client built from the
@@ -70,7 +71,7 @@ final class ClusterInspector implements AutoCloseable {
 
 	private final Map<Integer, String> lastKnownRacks = new ConcurrentHashMap<>();
 
-	private Admin admin;
+	private @Nullable Admin admin;
 
 	private boolean closed;
 
@@ -208,8 +209,8 @@ final class ClusterInspector implements AutoCloseable {
 				selectors.put(broker, new ClusterView.Selector(className, isRackAware(className)));
 			}
 			catch (ExecutionException ex) {
-				((ex.getCause() instanceof RetriableException) ? unreachable : problems).put(broker,
-						describe(ex.getCause()));
+				Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
+				((cause instanceof RetriableException) ? unreachable : problems).put(broker, describe(cause));
 			}
 			catch (java.util.concurrent.TimeoutException ex) {
 				unreachable.put(broker, "no answer within " + millis + " ms");
@@ -218,7 +219,7 @@ final class ClusterInspector implements AutoCloseable {
 		return new Selectors(selectors, unreachable, problem(problems, brokerIds.size()));
 	}
 
-	private static String problem(Map<Integer, String> problems, int brokers) {
+	private static @Nullable String problem(Map<Integer, String> problems, int brokers) {
 		if (problems.isEmpty()) {
 			return null;
 		}
@@ -231,7 +232,7 @@ final class ClusterInspector implements AutoCloseable {
 			.collect(Collectors.joining("; "));
 	}
 
-	static boolean isRackAware(String className) {
+	static boolean isRackAware(@Nullable String className) {
 		return className != null && !className.endsWith(".LeaderSelector");
 	}
 
@@ -291,7 +292,7 @@ final class ClusterInspector implements AutoCloseable {
 	 * @param problem why other brokers' selectors are unknown, or {@code null}
 	 */
 	private record Selectors(Map<Integer, ClusterView.Selector> selectors, Map<Integer, String> unreachable,
-			String problem) {
+			@Nullable String problem) {
 
 	}
 

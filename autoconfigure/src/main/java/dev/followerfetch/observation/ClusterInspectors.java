@@ -29,6 +29,7 @@ import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One {@link ClusterInspector} per Kafka cluster the listeners read from. A listener whose
@@ -56,7 +57,7 @@ final class ClusterInspectors implements AutoCloseable {
 
 	private final Map<String, ClusterInspector> others = new LinkedHashMap<>();
 
-	private String adminCluster;
+	private @Nullable String adminCluster;
 
 	private boolean closed;
 
@@ -86,7 +87,7 @@ final class ClusterInspectors implements AutoCloseable {
 	 * @param inspector an inspector of this registry
 	 * @return the bootstrap servers, or {@code null} for the application's admin
 	 */
-	synchronized String clusterOf(ClusterInspector inspector) {
+	synchronized @Nullable String clusterOf(ClusterInspector inspector) {
 		return this.others.entrySet()
 			.stream()
 			.filter((entry) -> entry.getValue() == inspector)
@@ -95,7 +96,7 @@ final class ClusterInspectors implements AutoCloseable {
 			.orElse(null);
 	}
 
-	private String adminCluster() {
+	private @Nullable String adminCluster() {
 		if (this.adminCluster == null) {
 			try {
 				this.adminCluster = cluster(this.adminConfig.get().get(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG));
@@ -121,7 +122,7 @@ final class ClusterInspectors implements AutoCloseable {
 	 * The bootstrap servers in one canonical form, so that {@code "a:9092, b:9092"} and
 	 * {@code List.of("b:9092", "a:9092")} name the same cluster.
 	 */
-	static String cluster(Object bootstrapServers) {
+	static @Nullable String cluster(@Nullable Object bootstrapServers) {
 		Collection<?> servers;
 		if (bootstrapServers instanceof Collection<?> collection) {
 			servers = collection;

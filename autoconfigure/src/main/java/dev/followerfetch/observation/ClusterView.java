@@ -21,6 +21,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 import org.apache.kafka.common.TopicPartition;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What the brokers said in one refresh: their racks, whether they run a rack-aware
@@ -41,7 +42,7 @@ import org.apache.kafka.common.TopicPartition;
  * the brokers did not describe is missing
  * @author follower-fetch authors
  */
-record ClusterView(Map<Integer, String> brokerRacks, Map<Integer, Selector> selectors, String selectorProblem,
+record ClusterView(Map<Integer, String> brokerRacks, Map<Integer, Selector> selectors, @Nullable String selectorProblem,
 		Map<TopicPartition, Placement> partitions, Map<String, String> topicProblems,
 		Map<Integer, String> unreachable, Map<String, GroupAssignor> groups) {
 
@@ -55,13 +56,13 @@ record ClusterView(Map<Integer, String> brokerRacks, Map<Integer, Selector> sele
 		groups = Map.copyOf(groups);
 	}
 
-	ClusterView(Map<Integer, String> brokerRacks, Map<Integer, Selector> selectors, String selectorProblem,
+	ClusterView(Map<Integer, String> brokerRacks, Map<Integer, Selector> selectors, @Nullable String selectorProblem,
 			Map<TopicPartition, Placement> partitions, Map<String, String> topicProblems,
 			Map<Integer, String> unreachable) {
 		this(brokerRacks, selectors, selectorProblem, partitions, topicProblems, unreachable, Map.of());
 	}
 
-	ClusterView(Map<Integer, String> brokerRacks, Map<Integer, Selector> selectors, String selectorProblem,
+	ClusterView(Map<Integer, String> brokerRacks, Map<Integer, Selector> selectors, @Nullable String selectorProblem,
 			Map<TopicPartition, Placement> partitions, Map<String, String> topicProblems) {
 		this(brokerRacks, selectors, selectorProblem, partitions, topicProblems, Map.of(), Map.of());
 	}
@@ -80,7 +81,7 @@ record ClusterView(Map<Integer, String> brokerRacks, Map<Integer, Selector> sele
 		return this.brokerRacks.values().stream().filter((rack) -> rack != null).collect(Collectors.toSet());
 	}
 
-	String rackOf(int brokerId) {
+	@Nullable String rackOf(int brokerId) {
 		return this.brokerRacks.get(brokerId);
 	}
 
@@ -90,7 +91,7 @@ record ClusterView(Map<Integer, String> brokerRacks, Map<Integer, Selector> sele
 	 * @param className the configured class, or {@code null} for the default
 	 * @param rackAware whether it selects by rack
 	 */
-	record Selector(String className, boolean rackAware) {
+	record Selector(@Nullable String className, boolean rackAware) {
 
 	}
 

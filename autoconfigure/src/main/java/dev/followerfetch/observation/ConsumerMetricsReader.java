@@ -23,6 +23,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Supplier;
@@ -165,7 +166,7 @@ final class ConsumerMetricsReader {
 			.filter((clientId) -> !share.contains(clientId))
 			.sorted()
 			.forEach((clientId) -> built.put(clientId,
-					clients.get(clientId).counter(startTimes.get(clientId)).build(clientId)));
+					Objects.requireNonNull(clients.get(clientId)).counter(startTimes.get(clientId)).build(clientId)));
 		return new JmxConsumers(built, all, null);
 	}
 
@@ -185,7 +186,7 @@ final class ConsumerMetricsReader {
 		return Arrays.stream(FETCH_ATTRIBUTES).filter(present::contains).toArray(String[]::new);
 	}
 
-	private static String unquote(String value) {
+	private static @Nullable String unquote(@Nullable String value) {
 		if (value != null && value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"")) {
 			try {
 				return ObjectName.unquote(value);
@@ -197,7 +198,7 @@ final class ConsumerMetricsReader {
 		return value;
 	}
 
-	private static TopicPartition partition(String topic, String partition) {
+	private static @Nullable TopicPartition partition(@Nullable String topic, @Nullable String partition) {
 		if (topic == null || partition == null) {
 			return null;
 		}
@@ -229,7 +230,7 @@ final class ConsumerMetricsReader {
 
 		private final List<NodeTotal> received = new ArrayList<>();
 
-		private Object counter;
+		private @Nullable Object counter;
 
 		void fetchMetric(TopicPartition tp, String name, Object value) {
 			if (name.equals(READ_REPLICA) && value instanceof Number replica) {
@@ -240,14 +241,14 @@ final class ConsumerMetricsReader {
 			}
 		}
 
-		void nodeTotal(String node, Object value, Object counter) {
+		void nodeTotal(@Nullable String node, @Nullable Object value, @Nullable Object counter) {
 			if (value instanceof Number total) {
 				NodeIds.brokerId(node)
 					.ifPresent((brokerId) -> this.received.add(new NodeTotal(brokerId, total.doubleValue(), counter)));
 			}
 		}
 
-		Builder counter(Object startTime) {
+		Builder counter(@Nullable Object startTime) {
 			this.counter = startTime;
 			return this;
 		}

@@ -17,6 +17,7 @@ package dev.followerfetch.observation;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Supplier;
 
 import dev.followerfetch.policy.ConsumerKind;
@@ -52,7 +53,8 @@ final class FollowerFetchHealthIndicator extends AbstractHealthIndicator {
 		builder.status(snapshot.state().isDegraded() ? this.degradedStatus : Status.UP);
 		builder.withDetail("state", snapshot.state().name());
 		if (snapshot.rack() != null) {
-			builder.withDetail("rack", snapshot.rack()).withDetail("source", snapshot.source());
+			builder.withDetail("rack", snapshot.rack())
+				.withDetail("source", Objects.requireNonNullElse(snapshot.source(), "unknown"));
 		}
 		if (snapshot.state() == FollowerFetchState.DISABLED) {
 			return;
@@ -63,7 +65,7 @@ final class FollowerFetchHealthIndicator extends AbstractHealthIndicator {
 			if (kind == ConsumerKind.LISTENER || !reads.isEmpty()) {
 				Map<String, Object> section = new LinkedHashMap<>();
 				reads.forEach((name, consumerReads) -> section.put(name, details(consumerReads)));
-				builder.withDetail(SECTIONS.get(kind), section);
+				builder.withDetail(Objects.requireNonNull(SECTIONS.get(kind)), section);
 			}
 		}
 		if (!snapshot.producers().isEmpty()) {

@@ -87,6 +87,7 @@ public final class FollowerFetchObservationAutoConfiguration {
 		}
 
 		@Bean
+		@ConditionalOnMissingBean
 		ReadLocalityMonitor followerFetchReadLocalityMonitor(FollowerFetchProperties properties,
 				ObjectProvider<DetectedRack> detectedRack, ObjectProvider<ObservedConsumers> sources,
 				ObjectProvider<KafkaAdmin> kafkaAdmin, ObjectProvider<ClientRackDecider> decider,
@@ -106,7 +107,7 @@ public final class FollowerFetchObservationAutoConfiguration {
 			requireNotNegative("follower-fetch.assignment.realign-interval", assignment.getRealignInterval(), "10m");
 			MonitorSettings settings = new MonitorSettings(observation.getRefreshInterval(),
 					observation.getFallbackGrace(), observation.getTimeout(), observation.getMaxListedPartitions(),
-					defaultPolicy(properties),
+					properties.getPolicy().getDefault(),
 					new AssignmentRealigner.Settings(assignment.isEnabled() && assignment.isRealign(),
 							assignment.getRealignGrace(), assignment.getRealignInterval()));
 			OtherConsumers others = observation.isOtherConsumers() ? otherConsumers(properties, decider) : null;
@@ -123,7 +124,7 @@ public final class FollowerFetchObservationAutoConfiguration {
 
 		private static OtherConsumers otherConsumers(FollowerFetchProperties properties,
 				ObjectProvider<ClientRackDecider> decider) {
-			Policy defaultPolicy = defaultPolicy(properties);
+			Policy defaultPolicy = properties.getPolicy().getDefault();
 			return new OtherConsumers(new ConsumerMetricsReader(), () -> {
 				ClientRackDecider rackDecider = decider.getIfAvailable();
 				return (rackDecider != null) ? rackDecider.configuredConsumers() : List.of();
@@ -132,11 +133,6 @@ public final class FollowerFetchObservationAutoConfiguration {
 				return (rackDecider != null) ? rackDecider.decide(ConsumerKind.OTHER, clientId, null, null, null)
 						: new ConsumerPolicy(ConsumerKind.OTHER, clientId, defaultPolicy, Origin.DEFAULT);
 			});
-		}
-
-		private static Policy defaultPolicy(FollowerFetchProperties properties) {
-			return (properties.getPolicy().getDefault() != null) ? properties.getPolicy().getDefault()
-					: Policy.LOCALITY;
 		}
 
 		private static Map<String, Object> adminConfig(ObjectProvider<KafkaAdmin> kafkaAdmin) {

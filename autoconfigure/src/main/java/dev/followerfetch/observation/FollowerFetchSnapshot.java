@@ -25,6 +25,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 import dev.followerfetch.policy.ConsumerKind;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One refresh's answer to "is follower fetching working, and what is it saving?". The
@@ -41,7 +42,8 @@ import dev.followerfetch.policy.ConsumerKind;
  * @param producers where each producer factory's producers write, by name
  * @author follower-fetch authors
  */
-public record FollowerFetchSnapshot(FollowerFetchState state, String rack, String source, Set<String> brokerRacks,
+public record FollowerFetchSnapshot(FollowerFetchState state, @Nullable String rack, @Nullable String source,
+		Set<String> brokerRacks,
 		String selector, Map<ConsumerKind, Map<String, ConsumerReads>> consumers, List<Problem> problems,
 		Instant takenAt, Map<String, ProducerWrites> producers) {
 
@@ -65,7 +67,8 @@ public record FollowerFetchSnapshot(FollowerFetchState state, String rack, Strin
 	 * @param problems what went wrong reading the facts
 	 * @param takenAt when the snapshot was taken
 	 */
-	public FollowerFetchSnapshot(FollowerFetchState state, String rack, String source, Set<String> brokerRacks,
+	public FollowerFetchSnapshot(FollowerFetchState state, @Nullable String rack, @Nullable String source,
+			Set<String> brokerRacks,
 			String selector, Map<ConsumerKind, Map<String, ConsumerReads>> consumers, List<Problem> problems,
 			Instant takenAt) {
 		this(state, rack, source, brokerRacks, selector, consumers, problems, takenAt, Map.of());

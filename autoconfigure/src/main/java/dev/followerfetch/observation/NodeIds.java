@@ -17,6 +17,7 @@ package dev.followerfetch.observation;
 
 import java.util.OptionalInt;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads the {@code node-id} tag of a Kafka client's per-node metrics. Only {@code node-N}
@@ -38,7 +39,7 @@ final class NodeIds {
 	 * @param tag the tag's value, or {@code null}
 	 * @return the broker id, or empty for any other connection
 	 */
-	static OptionalInt brokerId(String tag) {
+	static OptionalInt brokerId(@Nullable String tag) {
 		if (tag == null || !BROKER.matcher(tag).matches()) {
 			return OptionalInt.empty();
 		}

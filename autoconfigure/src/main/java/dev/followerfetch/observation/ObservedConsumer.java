@@ -51,8 +51,9 @@ import org.jspecify.annotations.Nullable;
  * @author follower-fetch authors
  */
 public record ObservedConsumer(ConsumerKind kind, String name, Policy policy, Map<String, Object> config,
-		Collection<TopicPartition> assigned, Supplier<Map<String, Map<MetricName, ? extends Metric>>> metrics,
-		Map<String, Object> details, @Nullable Runnable rebalance) {
+		@Nullable Collection<TopicPartition> assigned,
+		Supplier<Map<String, Map<MetricName, ? extends Metric>>> metrics, Map<String, Object> details,
+		@Nullable Runnable rebalance) {
 
 	public ObservedConsumer {
 		config = (config != null) ? Collections.unmodifiableMap(new LinkedHashMap<>(config)) : Map.of();
@@ -71,7 +72,8 @@ public record ObservedConsumer(ConsumerKind kind, String name, Policy policy, Ma
 	 * @param details further facts shown in their health section
 	 */
 	public ObservedConsumer(ConsumerKind kind, String name, Policy policy, Map<String, Object> config,
-			Collection<TopicPartition> assigned, Supplier<Map<String, Map<MetricName, ? extends Metric>>> metrics,
+			@Nullable Collection<TopicPartition> assigned,
+			Supplier<Map<String, Map<MetricName, ? extends Metric>>> metrics,
 			Map<String, Object> details) {
 		this(kind, name, policy, config, assigned, metrics, details, null);
 	}

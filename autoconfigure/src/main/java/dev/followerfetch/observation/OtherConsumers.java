@@ -91,7 +91,7 @@ final class OtherConsumers {
 			details.put("declared", declared != null);
 			if (declared != null) {
 				details.put(ReadLocalityJudge.CLIENT_RACK, (declared.clientRack() != null) ? declared.clientRack() : "none");
-				if (!declared.policy().name().equals(clientId)) {
+				if (!clientId.equals(declared.policy().name())) {
 					details.put("configuredAs", declared.policy().name());
 				}
 			}
@@ -102,7 +102,7 @@ final class OtherConsumers {
 			Policy policy = decision.policy();
 			ObservedConsumer consumer = new ObservedConsumer(ConsumerKind.OTHER, clientId, policy,
 					(declared != null) ? declared.config() : Map.of(), client.readReplicas().keySet(), Map::of, details);
-			others.add(new Subject(consumer, declared != null, consumer.assigned(), List.of(client)));
+			others.add(new Subject(consumer, declared != null, client.readReplicas().keySet(), List.of(client)));
 		});
 		return others;
 	}

@@ -23,6 +23,7 @@ import dev.followerfetch.observation.ClusterView.Placement;
 import dev.followerfetch.observation.ObservedProducers.ObservedProducer;
 import dev.followerfetch.observation.ProducerMetricsReader.ProducerClient;
 import org.apache.kafka.common.TopicPartition;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Judges where a producer factory's producers write, from their own counters and the
@@ -35,7 +36,7 @@ final class ProducerWriteJudge {
 
 	private final ZoneBytes<String> sentBytes = new ZoneBytes<>();
 
-	ProducerWrites judge(ObservedProducer producer, ClusterView view, String rack) {
+	ProducerWrites judge(ObservedProducer producer, ClusterView view, @Nullable String rack) {
 		ZoneBytes.Totals totals = this.sentBytes.count(producer.name(),
 				producer.clients().stream().map(ProducerClient::asClientMetrics).toList(), view, rack);
 		Set<String> topics = producer.topics();

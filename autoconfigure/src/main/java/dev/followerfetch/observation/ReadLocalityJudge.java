@@ -62,7 +62,7 @@ final class ReadLocalityJudge {
 	 * @param bytes the consumer's byte totals
 	 * @return the judgement
 	 */
-	Judged judge(Subject subject, ClusterView view, String rack, Grace grace, ZoneBytes.Totals bytes) {
+	Judged judge(Subject subject, ClusterView view, @Nullable String rack, Grace grace, ZoneBytes.Totals bytes) {
 		ObservedConsumer consumer = subject.consumer();
 		Policy policy = consumer.policy();
 		Map<TopicPartition, Integer> readReplicas = new HashMap<>();
@@ -152,10 +152,10 @@ final class ReadLocalityJudge {
 	 * the leader's rack-aware selector names (the most caught-up one, so any of them: all
 	 * unreachable, or the one the consumer was last sent to).
 	 */
-	private static boolean sentToUnreachable(ClusterView.Placement placement, List<Integer> inZoneIsr,
-			Integer replica, ClusterView view) {
+	private static boolean sentToUnreachable(ClusterView.@Nullable Placement placement, List<Integer> inZoneIsr,
+			@Nullable Integer replica, ClusterView view) {
 		Set<Integer> unreachable = view.unreachable().keySet();
-		if (inZoneIsr.isEmpty() || unreachable.isEmpty()) {
+		if (placement == null || inZoneIsr.isEmpty() || unreachable.isEmpty()) {
 			return false;
 		}
 		if (inZoneIsr.contains(placement.leader())) {

@@ -75,7 +75,7 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 
 	private final MonitorSettings settings;
 
-	private final OtherConsumers others;
+	private final @Nullable OtherConsumers others;
 
 	private final SnapshotBuilder builder;
 
@@ -93,10 +93,10 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 
 	private final Object lifecycle = new Object();
 
-	private volatile ScheduledExecutorService scheduler;
+	private volatile @Nullable ScheduledExecutorService scheduler;
 
 	ReadLocalityMonitor(Supplier<DetectedRack> detectedRack, Supplier<List<ObservedConsumers>> sources,
-			OtherConsumers others, Supplier<List<ObservedProducer>> producers, ClusterInspectors inspectors,
+			@Nullable OtherConsumers others, Supplier<List<ObservedProducer>> producers, ClusterInspectors inspectors,
 			MonitorSettings settings, Clock clock) {
 		this.detectedRack = detectedRack;
 		this.producers = producers;

@@ -25,6 +25,7 @@ import java.util.function.Function;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Logs what changes between refreshes, not each refresh: one WARN when the application
@@ -46,11 +47,11 @@ final class StateLog {
 
 	private FollowerFetchState logged = FollowerFetchState.STARTING;
 
-	private Instant degradedSince;
+	private Instant degradedSince = Instant.EPOCH;
 
 	private int cleanRefreshes;
 
-	private String refreshFailure;
+	private @Nullable String refreshFailure;
 
 	private int failedRefreshes;
 

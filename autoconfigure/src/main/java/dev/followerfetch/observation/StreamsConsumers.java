@@ -70,7 +70,7 @@ final class StreamsConsumers implements ObservedConsumers {
 			KafkaStreams streams = factory.getKafkaStreams();
 			Properties properties = factory.getStreamsConfiguration();
 			Object applicationId = (properties != null) ? properties.get(StreamsConfig.APPLICATION_ID_CONFIG) : null;
-			if (streams == null || applicationId == null || !running(streams)) {
+			if (streams == null || properties == null || applicationId == null || !running(streams)) {
 				return;
 			}
 			StreamsApplication application = (decided != null) ? decided.get(applicationId.toString()).orElse(null)

@@ -57,9 +57,8 @@ final class ZoneBytes<K> {
 				Counter counter = new Counter(client.clientId(), node.brokerId());
 				now.put(counter, new LastTotal(node.counter(), node.total()));
 				LastTotal last = before.get(counter);
-				boolean sameCounter = last != null && Objects.equals(last.counter(), node.counter())
-						&& node.total() >= last.value();
-				double delta = sameCounter ? node.total() - last.value() : node.total();
+				double delta = (last != null && Objects.equals(last.counter(), node.counter())
+						&& node.total() >= last.value()) ? node.total() - last.value() : node.total();
 				if (!view.brokerRacks().containsKey(node.brokerId())) {
 					// a coordinator connection, or a broker the last refresh did not see: its
 					// total is kept so that its bytes are never counted twice, but not counted
@@ -92,7 +91,7 @@ final class ZoneBytes<K> {
 
 	}
 
-	private record LastTotal(Object counter, double value) {
+	private record LastTotal(@Nullable Object counter, double value) {
 
 	}
 

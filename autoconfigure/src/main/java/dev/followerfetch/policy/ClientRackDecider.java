@@ -38,6 +38,8 @@ import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 
 /**
@@ -118,7 +120,7 @@ public final class ClientRackDecider {
 		this.producerSupport = producerSupport;
 		Duration lease = properties.getReplicaLease();
 		nonNegative("follower-fetch.policy.replica-lease", lease, "Kafka's default of 5 minutes", "30s");
-		this.defaultPolicy = (properties.getDefault() != null) ? properties.getDefault() : Policy.LOCALITY;
+		this.defaultPolicy = properties.getDefault();
 		this.configured = Map.of(ConsumerKind.LISTENER, Map.copyOf(properties.getListeners()), ConsumerKind.STREAMS,
 				Map.copyOf(properties.getStreams()), ConsumerKind.BINDING, Map.copyOf(properties.getBindings()),
 				ConsumerKind.OTHER, Map.copyOf(properties.getConsumers()));
@@ -139,8 +141,8 @@ public final class ClientRackDecider {
 	 * @param onClass {@code @FetchPolicy} on the listener class, or {@code null}
 	 * @return the decision
 	 */
-	public ConsumerPolicy decide(ConsumerKind kind, String name, Object ownClientRack, Policy onMethod,
-			Policy onClass) {
+	public ConsumerPolicy decide(ConsumerKind kind, @Nullable String name, @Nullable Object ownClientRack,
+			@Nullable Policy onMethod, @Nullable Policy onClass) {
 		if (ownClientRack != null) {
 			return new ConsumerPolicy(kind, name,
 					ClientRack.names(ownClientRack) ? Policy.LOCALITY : Policy.FRESHNESS, Origin.OWN_CLIENT_RACK);
@@ -189,7 +191,7 @@ public final class ClientRackDecider {
 	 * @return the value to set, or empty when the consumer reads from no follower, sets
 	 * its own, or the lease is zero
 	 */
-	public Optional<String> replicaLease(Object effectiveClientRack, Map<String, ?> config) {
+	public Optional<String> replicaLease(@Nullable Object effectiveClientRack, Map<String, ?> config) {
 		return followerSetting(effectiveClientRack, config, ConsumerConfig.METADATA_MAX_AGE_CONFIG, this.replicaLease);
 	}
 
@@ -203,7 +205,7 @@ public final class ClientRackDecider {
 	 * @return the value to set, or empty when the consumer reads from no follower, sets
 	 * its own, or the timeout is zero
 	 */
-	public Optional<String> replicaRequestTimeout(Object effectiveClientRack, Map<String, ?> config) {
+	public Optional<String> replicaRequestTimeout(@Nullable Object effectiveClientRack, Map<String, ?> config) {
 		return followerSetting(effectiveClientRack, config, ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG,
 				this.replicaRequestTimeout);
 	}
@@ -212,8 +214,8 @@ public final class ClientRackDecider {
 	 * A duration in milliseconds for a consumer that reads from followers, unless the
 	 * configuration sets the key itself or the duration is zero.
 	 */
-	private static Optional<String> followerSetting(Object effectiveClientRack, Map<String, ?> config, String key,
-			Duration value) {
+	private static Optional<String> followerSetting(@Nullable Object effectiveClientRack, Map<String, ?> config,
+			String key, Duration value) {
 		if (!ClientRack.names(effectiveClientRack) || value.isZero()
 				|| config.containsKey(key)) {
 			return Optional.empty();
@@ -236,12 +238,13 @@ public final class ClientRackDecider {
 	 * @param config the consumer configuration, changed in place
 	 * @return the decision
 	 */
-	public ConsumerPolicy configure(ConsumerKind kind, String name, Map<String, Object> config) {
+	public ConsumerPolicy configure(ConsumerKind kind, @Nullable String name, Map<String, Object> config) {
 		Object own = config.get(ConsumerConfig.CLIENT_RACK_CONFIG);
 		ConsumerPolicy decision = decide(kind, name, own, null, null);
 		Object clientIdConfig = config.get(ConsumerConfig.CLIENT_ID_CONFIG);
 		if (kind == ConsumerKind.OTHER && decision.origin() == Origin.DEFAULT && clientIdConfig != null) {
-			Policy byClientId = this.configured.get(ConsumerKind.OTHER).get(clientIdConfig.toString());
+			Policy byClientId = this.configured.getOrDefault(ConsumerKind.OTHER, Map.of())
+				.get(clientIdConfig.toString());
 			if (byClientId != null) {
 				decision = new ConsumerPolicy(kind, name, byClientId, Origin.PROPERTY);
 			}

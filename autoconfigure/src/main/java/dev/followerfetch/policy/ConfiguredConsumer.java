@@ -18,6 +18,7 @@ package dev.followerfetch.policy;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A consumer the application builds itself and configured through
@@ -33,7 +34,7 @@ import java.util.Map;
  * name the cluster it reads)
  * @author follower-fetch authors
  */
-public record ConfiguredConsumer(ConsumerPolicy policy, String clientId, String clientRack,
+public record ConfiguredConsumer(ConsumerPolicy policy, @Nullable String clientId, @Nullable String clientRack,
 		Map<String, Object> config) {
 
 	public ConfiguredConsumer {

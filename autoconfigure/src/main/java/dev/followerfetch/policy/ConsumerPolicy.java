@@ -18,6 +18,7 @@ package dev.followerfetch.policy;
 import java.util.Locale;
 
 import dev.followerfetch.Policy;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The effective fetch policy of one consumer of the application, and what decided it.
@@ -28,7 +29,7 @@ import dev.followerfetch.Policy;
  * @param origin what decided it
  * @author follower-fetch authors
  */
-public record ConsumerPolicy(ConsumerKind kind, String name, Policy policy, Origin origin) {
+public record ConsumerPolicy(ConsumerKind kind, @Nullable String name, Policy policy, Origin origin) {
 
 	/**
 	 * The policy of a listener.

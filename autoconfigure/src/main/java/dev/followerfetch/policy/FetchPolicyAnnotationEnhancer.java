@@ -33,6 +33,8 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.env.Environment;
@@ -93,12 +95,12 @@ final class FetchPolicyAnnotationEnhancer implements AnnotationEnhancer {
 		return enhanced;
 	}
 
-	private String resolve(Object id) {
+	private @Nullable String resolve(@Nullable Object id) {
 		String resolved = (id instanceof String value) ? this.environment.resolvePlaceholders(value) : null;
 		return StringUtils.hasText(resolved) ? resolved : null;
 	}
 
-	private static Policy annotated(AnnotatedElement element) {
+	private static @Nullable Policy annotated(AnnotatedElement element) {
 		FetchPolicy policy = AnnotatedElementUtils.findMergedAnnotation(element, FetchPolicy.class);
 		return (policy != null) ? policy.value() : null;
 	}

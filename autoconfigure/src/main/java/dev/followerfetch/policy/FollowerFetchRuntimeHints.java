@@ -20,6 +20,8 @@ import java.lang.reflect.Field;
 import dev.followerfetch.FetchPolicy;
 import dev.followerfetch.assignment.ZoneAwareAssignor;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.aot.hint.MemberCategory;
 import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;
@@ -42,7 +44,7 @@ class FollowerFetchRuntimeHints implements RuntimeHintsRegistrar {
 	static final String CONSUMER_FACTORY_FIELD = "consumerFactory";
 
 	@Override
-	public void registerHints(RuntimeHints hints, ClassLoader classLoader) {
+	public void registerHints(RuntimeHints hints, @Nullable ClassLoader classLoader) {
 		hints.reflection().registerType(FetchPolicy.class, MemberCategory.INVOKE_PUBLIC_METHODS);
 		hints.reflection().registerType(ZoneAwareAssignor.class, MemberCategory.INVOKE_PUBLIC_CONSTRUCTORS);
 		if (!ClassUtils.isPresent("org.springframework.kafka.listener.AbstractMessageListenerContainer", classLoader)) {

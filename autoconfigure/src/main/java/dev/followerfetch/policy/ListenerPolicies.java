@@ -27,6 +27,8 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.kafka.listener.MessageListenerContainer;
 
 /**
@@ -109,7 +111,7 @@ public final class ListenerPolicies {
 	 * the {@code @FetchPolicy} annotation enhancer (whose {@code client.rack} is then not the
 	 * listener's own), or else the listener's own {@code client.rack}.
 	 */
-	ConsumerPolicy decide(String id, Properties consumerProperties, ConsumerPolicy marked) {
+	ConsumerPolicy decide(String id, Properties consumerProperties, @Nullable ConsumerPolicy marked) {
 		Object ownRack = (marked == null) ? consumerProperties.getProperty(ConsumerConfig.CLIENT_RACK_CONFIG) : null;
 		Policy onMethod = (marked != null && marked.origin() == Origin.METHOD_ANNOTATION) ? marked.policy() : null;
 		Policy onClass = (marked != null && marked.origin() == Origin.CLASS_ANNOTATION) ? marked.policy() : null;
@@ -123,7 +125,7 @@ public final class ListenerPolicies {
 	 * @param marker the marker's value, or {@code null}
 	 * @return the policy, or {@code null} when there is no readable marker
 	 */
-	static ConsumerPolicy marked(String id, String marker) {
+	static @Nullable ConsumerPolicy marked(String id, @Nullable String marker) {
 		if (marker == null) {
 			return null;
 		}

@@ -20,6 +20,7 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -79,7 +80,7 @@ final class ListenerPolicyApplier implements SmartLifecycle {
 		List<ConsumerPolicy> decided = all.stream()
 			.filter(this.applied::add)
 			.map(this::apply)
-			.filter((policy) -> policy != null)
+			.flatMap(Optional::stream)
 			.toList();
 		if (!decided.isEmpty() && logger.isInfoEnabled()) {
 			logger.info("Kafka listener fetch policies: "
@@ -89,7 +90,7 @@ final class ListenerPolicyApplier implements SmartLifecycle {
 		this.running = true;
 	}
 
-	private ConsumerPolicy apply(MessageListenerContainer container) {
+	private Optional<ConsumerPolicy> apply(MessageListenerContainer container) {
 		String id = container.getListenerId();
 		ContainerProperties containerProperties;
 		try {
@@ -98,7 +99,7 @@ final class ListenerPolicyApplier implements SmartLifecycle {
 		catch (UnsupportedOperationException ex) {
 			logger.warn("Listener container '" + id + "' (" + container.getClass().getName()
 					+ ") does not expose its properties; its fetch policy cannot be applied");
-			return null;
+			return Optional.empty();
 		}
 		Properties consumerProperties = ListenerContainers.flatten(containerProperties.getKafkaConsumerProperties());
 		ConsumerPolicy marked = ListenerPolicies.marked(id,
@@ -114,7 +115,7 @@ final class ListenerPolicyApplier implements SmartLifecycle {
 		withZoneAwareBeforeItsOwnStrategy(container, consumerProperties);
 		containerProperties.setKafkaConsumerProperties(consumerProperties);
 		this.policies.record(policy);
-		return policy;
+		return Optional.of(policy);
 	}
 
 	/**

@@ -40,6 +40,14 @@ class RackDetectionAutoConfigurationTests {
 		.withPropertyValues("follower-fetch.detection.order=");
 
 	@Test
+	void anApplicationsOwnDetectedRackReplacesDetection() {
+		DetectedRack own = DetectedRack.of("az-z", "own");
+		this.contextRunner.withPropertyValues("follower-fetch.rack=use1-az1")
+			.withBean(DetectedRack.class, () -> own)
+			.run((context) -> assertThat(context.getBean(DetectedRack.class)).isSameAs(own));
+	}
+
+	@Test
 	void explicitRackBecomesTheDetectedRackAndEverySourceIsABean() {
 		this.contextRunner.withPropertyValues("follower-fetch.rack=use1-az1").run((context) -> {
 			assertThat(context.getBean(DetectedRack.class).rack()).hasValue("use1-az1");

@@ -15,7 +15,14 @@
  */
 package dev.followerfetch.observation;
 
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import dev.followerfetch.Policy;
 import dev.followerfetch.application.ClientRackAutoConfiguration;
+import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
 import dev.followerfetch.policy.FetchPolicyAutoConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -55,6 +62,18 @@ class FollowerFetchObservationAutoConfigurationTests {
 		this.contextRunner.run((context) -> assertThat(context).hasSingleBean(ReadLocalityMonitor.class)
 			.hasSingleBean(FollowerFetchMeterBinder.class)
 			.hasBean("followerFetchHealthIndicator"));
+	}
+
+	@Test
+	void anApplicationsOwnMonitorIsTheOneHealthAndMetersRead() {
+		ClusterInspectors inspectors = new ClusterInspectors(() -> Map.of("bootstrap.servers", "127.0.0.1:9"),
+				Duration.ofMillis(300));
+		ReadLocalityMonitor.MonitorSettings settings = new ReadLocalityMonitor.MonitorSettings(Duration.ofSeconds(30),
+				Duration.ZERO, Duration.ofMillis(300), 20, Policy.LOCALITY);
+		ReadLocalityMonitor own = new ReadLocalityMonitor(() -> DetectedRack.of("az-b", "own"), List::of, null,
+				List::of, inspectors, settings, Clock.systemUTC());
+		this.contextRunner.withBean(ReadLocalityMonitor.class, () -> own)
+			.run((context) -> assertThat(context).getBean(ReadLocalityMonitor.class).isSameAs(own));
 	}
 
 	@Test

@@ -18,9 +18,11 @@ package dev.followerfetch.policy;
 import java.util.Properties;
 
 import dev.followerfetch.FetchPolicy;
+import dev.followerfetch.FollowerFetchProperties;
 import dev.followerfetch.Policy;
 import dev.followerfetch.application.ClientRackAutoConfiguration;
 import dev.followerfetch.assignment.ZoneAwareAssignor;
+import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
 import dev.followerfetch.policy.ConsumerPolicy.Origin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -61,6 +63,21 @@ class FetchPolicyAutoConfigurationTests {
 				ClientRackAutoConfiguration.class, FetchPolicyAutoConfiguration.class))
 		.withPropertyValues("follower-fetch.rack=az-b", "follower-fetch.detection.order=env",
 				"spring.kafka.bootstrap-servers=127.0.0.1:9", "spring.kafka.listener.auto-startup=false");
+
+	@Test
+	void anEmptyDefaultPolicyMeansLocality() {
+		this.contextRunner.withPropertyValues("follower-fetch.policy.default=")
+			.run((context) -> assertThat(context.getBean(ClientRackDecider.class).defaultPolicy())
+				.isEqualTo(Policy.LOCALITY));
+	}
+
+	@Test
+	void anApplicationsOwnDeciderReplacesTheStartersOne() {
+		ClientRackDecider own = new ClientRackDecider(new FollowerFetchProperties().getPolicy(),
+				() -> DetectedRack.of("az-c", "test"));
+		this.contextRunner.withBean(ClientRackDecider.class, () -> own)
+			.run((context) -> assertThat(context.getBean(ClientRackDecider.class)).isSameAs(own));
+	}
 
 	@Test
 	void aFreshnessMethodAnnotationKeepsThatListenerOnTheLeader() {
