@@ -20,7 +20,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -77,8 +76,8 @@ final class RackDetector {
 				if (source.isRemote() && executor == null) {
 					executor = startRemote(this.sources.subList(i, this.sources.size()), remote, deadline);
 				}
-				Attempt attempt = (source.isRemote())
-						? await(source, Objects.requireNonNull(remote.get(source)), deadline)
+				Future<RackLookup> started = remote.get(source);
+				Attempt attempt = (started != null) ? await(source, started, deadline)
 						: evaluate(source, () -> source.lookup(MetadataRackSource.remaining(deadline)));
 				attempts.add(attempt);
 				if (attempt.outcome() == Outcome.FOUND) {

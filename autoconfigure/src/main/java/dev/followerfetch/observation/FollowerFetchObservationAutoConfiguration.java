@@ -15,7 +15,6 @@
  */
 package dev.followerfetch.observation;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -113,7 +112,7 @@ public final class FollowerFetchObservationAutoConfiguration {
 			OtherConsumers others = observation.isOtherConsumers() ? otherConsumers(properties, decider) : null;
 			return new ReadLocalityMonitor(detectedRack::getObject, () -> sources.orderedStream().toList(), others,
 					() -> producers.stream().flatMap((observed) -> observed.find().stream()).toList(), inspectors,
-					settings, Clock.systemUTC());
+					settings, new MonotonicClock());
 		}
 
 		@Bean

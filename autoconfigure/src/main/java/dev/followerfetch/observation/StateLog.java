@@ -100,7 +100,15 @@ final class StateLog {
 			}
 		}
 		now.forEach((brokers, failure) -> {
-			if (!failure.equals(this.unreachable.get(brokers))) {
+			if (failure.equals(this.unreachable.get(brokers))) {
+				return;
+			}
+			if (brokers.kind() == Problem.Kind.BROKER_UNREACHABLE) {
+				logger.warn("follower-fetch could not read the " + brokers.where() + " (" + failure
+						+ "): the cluster answers, but this broker's replica selector is unknown, and LOCALITY "
+						+ "consumers sent to it count as UNREACHABLE after follower-fetch.observation.fallback-grace");
+			}
+			else {
 				logger.warn("follower-fetch could not read the " + brokers.where() + " (" + failure
 						+ "): the health contributor and the meters use what they said at the last refresh that "
 						+ "reached them, until they answer");

@@ -149,7 +149,8 @@ class StateLogTests {
 		this.log.refreshed(snapshot(FollowerFetchState.ACTIVE, List.of(refused)));
 		this.log.refreshed(snapshot(FollowerFetchState.ACTIVE, List.of()));
 		assertThat(lines(output, "broker 2")).containsExactly(
-				lines(output, "could not read the broker 2 (rack az-c) of orders (TimeoutException: timed out)").get(0),
+				lines(output, "could not read the broker 2 (rack az-c) of orders (TimeoutException: timed out): the "
+						+ "cluster answers, but this broker's replica selector is unknown").get(0),
 				lines(output, "could not read the broker 2 (rack az-c) of orders (connection refused)").get(0),
 				lines(output, "follower-fetch reads the broker 2 (rack az-c) of orders again").get(0));
 	}
