@@ -77,16 +77,13 @@ class AssignmentRealignerTests {
 		this.clock.advance(Duration.ofMillis(119_999));
 		this.realigner.check(List.of(leader), (subject) -> view(1, 0));
 		assertThat(this.rebalances).hasValue(0);
-		this.clock.advance(Duration.ofMillis(1));
-		this.realigner.check(List.of(leader), (subject) -> view(1, 0));
+		checkAfter(Duration.ofMillis(1), leader, view(1, 0));
 		assertThat(this.rebalances).hasValue(1);
 		for (int refresh = 0; refresh < 9; refresh++) {
-			this.clock.advance(Duration.ofMinutes(1));
-			this.realigner.check(List.of(leader), (subject) -> view(1, 0));
+			checkAfter(Duration.ofMinutes(1), leader, view(1, 0));
 		}
 		assertThat(this.rebalances).as("within the interval").hasValue(1);
-		this.clock.advance(Duration.ofMinutes(1));
-		this.realigner.check(List.of(leader), (subject) -> view(1, 0));
+		checkAfter(Duration.ofMinutes(1), leader, view(1, 0));
 		assertThat(this.rebalances).as("after the interval").hasValue(2);
 		assertThat(this.realigner.rebalances("orders")).isEqualTo(2);
 	}
@@ -96,25 +93,20 @@ class AssignmentRealignerTests {
 		this.leaderships.put("client-a", leadership(7, Set.of(T0), Set.of(T1)));
 		Subject leader = subject("client-a");
 		this.realigner.check(List.of(leader), (subject) -> view(1, 0));
-		this.clock.advance(Duration.ofMinutes(2));
-		this.realigner.check(List.of(leader), (subject) -> view(1, 0));
+		checkAfter(Duration.ofMinutes(2), leader, view(1, 0));
 		assertThat(this.rebalances).hasValue(1);
 		// the rebalance it asked for came, but its leader's metadata still had the old leaders
 		this.leaderships.put("client-a", leadership(8, Set.of(T0), Set.of(T1)));
-		this.clock.advance(Duration.ofMinutes(1));
-		this.realigner.check(List.of(leader), (subject) -> view(1, 0));
+		checkAfter(Duration.ofMinutes(1), leader, view(1, 0));
 		assertThat(this.rebalances).as("within the grace").hasValue(1);
-		this.clock.advance(Duration.ofMinutes(2));
-		this.realigner.check(List.of(leader), (subject) -> view(1, 0));
+		checkAfter(Duration.ofMinutes(2), leader, view(1, 0));
 		assertThat(this.rebalances).as("the follow-up").hasValue(2);
 		this.leaderships.put("client-a", leadership(9, Set.of(T0), Set.of(T1)));
 		for (int refresh = 0; refresh < 6; refresh++) {
-			this.clock.advance(Duration.ofMinutes(1));
-			this.realigner.check(List.of(leader), (subject) -> view(1, 0));
+			checkAfter(Duration.ofMinutes(1), leader, view(1, 0));
 		}
 		assertThat(this.rebalances).as("one follow-up at most, then the interval").hasValue(2);
-		this.clock.advance(Duration.ofMinutes(5));
-		this.realigner.check(List.of(leader), (subject) -> view(1, 0));
+		checkAfter(Duration.ofMinutes(5), leader, view(1, 0));
 		assertThat(this.rebalances).as("after the interval").hasValue(3);
 	}
 
@@ -123,16 +115,13 @@ class AssignmentRealignerTests {
 		this.leaderships.put("client-a", leadership(7, Set.of(T0), Set.of(T1)));
 		Subject leader = subject("client-a");
 		this.realigner.check(List.of(leader), (subject) -> view(1, 0));
-		this.clock.advance(Duration.ofMinutes(2));
-		this.realigner.check(List.of(leader), (subject) -> view(1, 0));
+		checkAfter(Duration.ofMinutes(2), leader, view(1, 0));
 		assertThat(this.rebalances).hasValue(1);
 		this.leaderships.put("client-a", leadership(8, Set.of(T1), Set.of(T0)));
-		this.clock.advance(Duration.ofMinutes(1));
-		this.realigner.check(List.of(leader), (subject) -> view(1, 0));
+		checkAfter(Duration.ofMinutes(1), leader, view(1, 0));
 		// the leaders move back: below again, within the interval, with no follow-up left
 		for (int refresh = 0; refresh < 5; refresh++) {
-			this.clock.advance(Duration.ofMinutes(1));
-			this.realigner.check(List.of(leader), (subject) -> view(0, 1));
+			checkAfter(Duration.ofMinutes(1), leader, view(0, 1));
 		}
 		assertThat(this.rebalances).hasValue(1);
 	}
@@ -142,12 +131,9 @@ class AssignmentRealignerTests {
 		this.leaderships.put("client-a", leadership(Set.of(T0), Set.of(T1)));
 		Subject leader = subject("client-a");
 		this.realigner.check(List.of(leader), (subject) -> view(1, 0));
-		this.clock.advance(Duration.ofSeconds(100));
-		this.realigner.check(List.of(leader), (subject) -> view(0, 1));
-		this.clock.advance(Duration.ofSeconds(100));
-		this.realigner.check(List.of(leader), (subject) -> view(1, 0));
-		this.clock.advance(Duration.ofSeconds(100));
-		this.realigner.check(List.of(leader), (subject) -> view(1, 0));
+		checkAfter(Duration.ofSeconds(100), leader, view(0, 1));
+		checkAfter(Duration.ofSeconds(100), leader, view(1, 0));
+		checkAfter(Duration.ofSeconds(100), leader, view(1, 0));
 		assertThat(this.rebalances).as("the grace starts again after they moved back").hasValue(0);
 	}
 
@@ -212,6 +198,11 @@ class AssignmentRealignerTests {
 				Map.of(T0, new Placement(leaderOfT0, List.of(0, 1), Set.of(0, 1)), T1,
 						new Placement(leaderOfT1, List.of(0, 1), Set.of(0, 1))),
 				Map.of());
+	}
+
+	private void checkAfter(Duration elapsed, Subject leader, ClusterView view) {
+		this.clock.advance(elapsed);
+		this.realigner.check(List.of(leader), (subject) -> view);
 	}
 
 }
