@@ -16,7 +16,6 @@
 package dev.followerfetch.observation;
 
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
