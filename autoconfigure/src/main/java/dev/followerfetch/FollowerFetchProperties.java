@@ -596,8 +596,9 @@ public class FollowerFetchProperties {
 
 		/**
 		 * How long a group's assignment may stay below what the current leaders allow
-		 * before it is rebalanced. Covers leader elections and broker restarts, after which
-		 * leaders often return by themselves.
+		 * before it is rebalanced, and at least the leading consumer's metadata.max.age.ms,
+		 * the age of the leaders its assignor goes by. Covers leader elections and broker
+		 * restarts, after which leaders often return by themselves.
 		 */
 		private Duration realignGrace = Duration.ofMinutes(2);
 

@@ -17,6 +17,7 @@ package dev.followerfetch.assignment;
 
 import java.lang.ref.WeakReference;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -47,6 +48,7 @@ import org.apache.kafka.common.Configurable;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigDef;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -98,6 +100,8 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 
 	private String clientId = "";
 
+	private Duration metadataMaxAge = metadataMaxAge(null);
+
 	private volatile List<TopicPartition> assigned = List.of();
 
 	private volatile int generation = -1;
@@ -114,6 +118,7 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 		this.balance = balanceAfter(strategies(configs.get(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG)));
 		this.groupId = Objects.toString(configs.get(ConsumerConfig.GROUP_ID_CONFIG), "");
 		this.clientId = Objects.toString(configs.get(ConsumerConfig.CLIENT_ID_CONFIG), "");
+		this.metadataMaxAge = metadataMaxAge(configs.get(ConsumerConfig.METADATA_MAX_AGE_CONFIG));
 		byClientId.values().removeIf((reference) -> reference.get() == null);
 		if (!this.clientId.isEmpty()) {
 			byClientId.put(this.clientId, new WeakReference<>(this));
@@ -166,10 +171,11 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 		Map<String, List<TopicPartition>> handed = ZoneAwareAssignment.handOver(target, ownedNow);
 		Map<String, Assignment> assignments = new HashMap<>();
 		handed.forEach((memberId, partitionsOf) -> assignments.put(memberId, new Assignment(partitionsOf)));
-		this.pending = new Leadership(this.groupId, this.clientId, -1, this.balance, members.stream()
+		List<Member> given = members.stream()
 			.map((member) -> new Member(member.id(), member.zone(), member.policy(), member.topics(),
 					new HashSet<>(handed.get(member.id()))))
-			.toList());
+			.toList();
+		this.pending = new Leadership(this.groupId, this.clientId, -1, this.metadataMaxAge, this.balance, given);
 		if (logger.isInfoEnabled()) {
 			Locality locality = ZoneAwareAssignment.locality(target, members, partitions);
 			int withheld = target.values().stream().mapToInt(List::size).sum()
@@ -325,6 +331,13 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 		return names;
 	}
 
+	private static Duration metadataMaxAge(@Nullable Object value) {
+		Object millis = (value != null) ? value
+				: ConsumerConfig.configDef().defaultValues().get(ConsumerConfig.METADATA_MAX_AGE_CONFIG);
+		return Duration.ofMillis((Long) Objects.requireNonNull(
+				ConfigDef.parseType(ConsumerConfig.METADATA_MAX_AGE_CONFIG, millis, ConfigDef.Type.LONG)));
+	}
+
 	private static @Nullable String text(@Nullable Object value) {
 		return (value != null && !value.toString().isBlank()) ? value.toString() : null;
 	}
@@ -336,17 +349,21 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 	 * @param groupId the group
 	 * @param clientId the client id of the leading consumer
 	 * @param generation the generation of that rebalance
+	 * @param metadataMaxAge the leading consumer's {@code metadata.max.age.ms}: the
+	 * leaders it assigns by may be this much older than a move
 	 * @param balance how the rule kept partitions per member even
 	 * @param members the members, each with the partitions it was given as owned
 	 */
-	public record Leadership(String groupId, String clientId, int generation, Balance balance, List<Member> members) {
+	public record Leadership(String groupId, String clientId, int generation, Duration metadataMaxAge, Balance balance,
+			List<Member> members) {
 
 		public Leadership {
 			members = List.copyOf(members);
 		}
 
 		Leadership at(int generation) {
-			return new Leadership(this.groupId, this.clientId, generation, this.balance, this.members);
+			return new Leadership(this.groupId, this.clientId, generation, this.metadataMaxAge, this.balance,
+					this.members);
 		}
 
 		/**

@@ -47,11 +47,12 @@ import org.jspecify.annotations.Nullable;
  * group that one of this application's listener containers led in its last rebalance,
  * this compares how many partitions its assignment reads from an in-zone leader now with
  * how many the rule would give with the current leaders; when the assignment stays below
- * for the grace period, that container rebalances the group, at most once per interval,
- * but for one follow-up after the grace when the rebalance it asked for (a newer
- * generation) still assigned below what the leaders allow: the group leader assigns from
- * its consumer's metadata, which may not have seen the leaders move yet. Only the leading
- * member acts, so a group is never asked by several instances at once.
+ * for the grace period, and for as long as the leading consumer's metadata may be older
+ * than the move ({@code metadata.max.age.ms}: the group leader assigns by the leaders its
+ * own metadata has), that container rebalances the group, at most once per interval, but
+ * for one follow-up after the same wait when the rebalance it asked for (a newer
+ * generation) still assigned below what the leaders allow. Only the leading member acts,
+ * so a group is never asked by several instances at once.
  *
  * @author follower-fetch authors
  */
@@ -75,8 +76,7 @@ final class AssignmentRealigner {
 
 	/**
 	 * The generation of each group's last realignment, while that realignment may still
-	 * be followed by one more within the interval: the group leader assigns from its own
-	 * consumer's metadata, which can lag the view the refresh compared with.
+	 * be followed by one more within the interval.
 	 */
 	private final Map<String, Integer> followUps = new HashMap<>();
 
@@ -134,7 +134,8 @@ final class AssignmentRealigner {
 			boolean withinInterval = last != null && now - last < this.settings.interval().toMillis();
 			Integer realignedIn = this.followUps.get(group);
 			boolean followUp = withinInterval && realignedIn != null && leadership.generation() > realignedIn;
-			if (now - since < this.settings.grace().toMillis() || (withinInterval && !followUp)) {
+			Duration wait = wait(leadership);
+			if (now - since < wait.toMillis() || (withinInterval && !followUp)) {
 				continue;
 			}
 			Runnable rebalance = Objects.requireNonNull(led.subject().consumer().rebalance());
@@ -158,9 +159,9 @@ final class AssignmentRealigner {
 					+ "'): " + current.leaderZone() + " of " + partitions.size()
 					+ " partitions are read from a leader in their reader's zone, the current leaders allow "
 					+ allowed.leaderZone() + " (for " + Duration.ofMillis(now - since).toSeconds() + "s"
-					+ (followUp ? "; again: the group leader assigned from older metadata last time" : "")
+					+ (followUp ? "; again: the last rebalance still assigned below them" : "")
 					+ "); the next realignment of this group comes " + this.settings.interval() + " later at the earliest"
-					+ (followUp ? "" : ", or once after the grace if this one leaves it below"));
+					+ (followUp ? "" : ", or once after " + wait.toSeconds() + "s if this one leaves it below"));
 		}
 		this.belowSince.keySet().retainAll(seen);
 		return details;
@@ -173,6 +174,15 @@ final class AssignmentRealigner {
 	 */
 	int rebalances(String group) {
 		return this.rebalances.getOrDefault(group, 0);
+	}
+
+	/**
+	 * How long a group stays below before it is rebalanced: the grace, and at least as
+	 * long as its leader's metadata may lag a move, or it would assign by the old leaders.
+	 */
+	private Duration wait(Leadership leadership) {
+		return (leadership.metadataMaxAge().compareTo(this.settings.grace()) > 0) ? leadership.metadataMaxAge()
+				: this.settings.grace();
 	}
 
 	private static boolean below(Locality current, Locality allowed) {

@@ -16,6 +16,7 @@
 package dev.followerfetch.assignment;
 
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -157,10 +158,23 @@ class ZoneAwareAssignorTests {
 		ZoneAwareAssignor.Leadership leadership = leader.leadership();
 		assertThat(leadership.groupId()).isEqualTo("orders");
 		assertThat(leadership.generation()).isEqualTo(12);
+		assertThat(leadership.metadataMaxAge()).as("Kafka's default metadata.max.age.ms")
+			.isEqualTo(Duration.ofMinutes(5));
 		assertThat(leadership.assignment().get("member-b")).containsExactlyInAnyOrderElementsOf(
 				assignments.get("member-b").partitions());
 		leader.onAssignment(assignments.get("member-a"), new ConsumerGroupMetadata("orders", 13, "member-a", Optional.empty()));
 		assertThat(leader.leadership()).as("another member led generation 13").isNull();
+	}
+
+	@Test
+	void theLeadershipSaysHowOldTheLeadingConsumersMetadataCanBe() {
+		ZoneAwareAssignor leader = configured(Map.of(ConsumerConfig.CLIENT_ID_CONFIG, "aged-client",
+				ConsumerConfig.METADATA_MAX_AGE_CONFIG, "30000"));
+		Map<String, Subscription> subscriptions = Map.of("member-a", subscription(data("az-a", Policy.LOCALITY), List.of()));
+		Map<String, Assignment> assignments = leader.assign(CLUSTER, new GroupSubscription(subscriptions))
+			.groupAssignment();
+		leader.onAssignment(assignments.get("member-a"), new ConsumerGroupMetadata("orders", 3, "member-a", Optional.empty()));
+		assertThat(leader.leadership().metadataMaxAge()).isEqualTo(Duration.ofSeconds(30));
 	}
 
 	@Test

@@ -127,6 +127,24 @@ class AssignmentRealignerTests {
 	}
 
 	@Test
+	void aGroupWhoseLeaderMayStillHaveMetadataFromBeforeTheMoveWaitsUntilItHasExpired() {
+		this.leaderships.put("client-a", leadership(7, Duration.ofMinutes(5), Set.of(T0), Set.of(T1)));
+		Subject leader = subject("client-a");
+		this.realigner.check(List.of(leader), (subject) -> view(1, 0));
+		checkAfter(Duration.ofMinutes(2), leader, view(1, 0));
+		checkAfter(Duration.ofMillis(179_999), leader, view(1, 0));
+		assertThat(this.rebalances).as("past the grace, within metadata.max.age.ms").hasValue(0);
+		checkAfter(Duration.ofMillis(1), leader, view(1, 0));
+		assertThat(this.rebalances).hasValue(1);
+		this.leaderships.put("client-a", leadership(8, Duration.ofMinutes(5), Set.of(T0), Set.of(T1)));
+		checkAfter(Duration.ofMinutes(1), leader, view(1, 0));
+		checkAfter(Duration.ofMillis(299_999), leader, view(1, 0));
+		assertThat(this.rebalances).as("a follow-up waits as long").hasValue(1);
+		checkAfter(Duration.ofMillis(1), leader, view(1, 0));
+		assertThat(this.rebalances).hasValue(2);
+	}
+
+	@Test
 	void leadersThatMoveBackWithinTheGraceCauseNoRebalance() {
 		this.leaderships.put("client-a", leadership(Set.of(T0), Set.of(T1)));
 		Subject leader = subject("client-a");
@@ -185,7 +203,12 @@ class AssignmentRealignerTests {
 	}
 
 	private static Leadership leadership(int generation, Set<TopicPartition> ofA, Set<TopicPartition> ofB) {
-		return new Leadership("orders", "client-a", generation, Balance.PER_TOPIC,
+		return leadership(generation, Duration.ofSeconds(30), ofA, ofB);
+	}
+
+	private static Leadership leadership(int generation, Duration metadataMaxAge, Set<TopicPartition> ofA,
+			Set<TopicPartition> ofB) {
+		return new Leadership("orders", "client-a", generation, metadataMaxAge, Balance.PER_TOPIC,
 				List.of(new Member("member-a", "az-a", Policy.FRESHNESS, Set.of("t"), ofA),
 						new Member("member-b", "az-b", Policy.FRESHNESS, Set.of("t"), ofB)));
 	}
