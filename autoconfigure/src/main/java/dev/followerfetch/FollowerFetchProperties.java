@@ -646,7 +646,8 @@ public class FollowerFetchProperties {
 		/**
 		 * Health status reported for a degraded state (NO_RACK, RACK_MISMATCH,
 		 * SELECTOR_DISABLED, UNREACHABLE, LAGGING, FALLBACK, UNCOVERED). UNKNOWN leaves
-		 * the application's overall status, liveness and readiness alone.
+		 * the application's overall status, liveness and readiness alone. A status code,
+		 * as in management.endpoint.health.status.order, so that a custom status works.
 		 */
 		private String degradedStatus = "UNKNOWN";
 

@@ -15,7 +15,6 @@
  */
 package dev.followerfetch.application;
 
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -71,17 +70,6 @@ public final class StreamsApplications {
 	 */
 	public record StreamsApplication(ConsumerPolicy policy, Map<String, String> clientRacks,
 			String rackAwareAssignmentStrategy) {
-
-		/**
-		 * Health details of this application beyond its reads.
-		 * @return {@code clientRack} and {@code rackAwareAssignmentStrategy}
-		 */
-		public Map<String, Object> details() {
-			Map<String, Object> details = new LinkedHashMap<>();
-			details.put("clientRack", this.clientRacks);
-			details.put("rackAwareAssignmentStrategy", this.rackAwareAssignmentStrategy);
-			return details;
-		}
 
 	}
 

@@ -90,10 +90,10 @@ public final class DetectedRack {
 	/**
 	 * Why this rack was chosen among the candidates of its source, for example which AZ
 	 * form matched the brokers.
-	 * @return the reason for the choice, or {@code null}
+	 * @return the reason for the choice, empty when there was none to make
 	 */
-	public @Nullable String reason() {
-		return this.reason;
+	public Optional<String> reason() {
+		return Optional.ofNullable(this.reason);
 	}
 
 	/**

@@ -47,7 +47,11 @@ import org.springframework.util.StringUtils;
  */
 final class RackDetection {
 
-	static final List<String> BUILT_IN_SOURCES = List.of("env", "file", "ecs", "aws", "gcp", "azure");
+	/**
+	 * The names of the built-in sources: the default order lists every one of them.
+	 */
+	private static final Set<String> BUILT_IN_SOURCES = Set
+		.copyOf(new FollowerFetchProperties.Detection().getOrder());
 
 	private static final List<String> KAFKA_CLIENT_RACK_PREFIXES = List.of("spring.kafka.consumer.properties",
 			"spring.kafka.properties");
@@ -155,9 +159,8 @@ final class RackDetection {
 					+ "RackSource beans are used. Known sources: " + String.join(", ", byName.keySet()) + ".");
 		}
 		List<RackSource> arranged = new ArrayList<>();
-		Set<String> builtIn = Set.copyOf(BUILT_IN_SOURCES);
 		byName.forEach((name, source) -> {
-			if (!builtIn.contains(name) && !listed.contains(name)) {
+			if (!BUILT_IN_SOURCES.contains(name) && !listed.contains(name)) {
 				arranged.add(source);
 			}
 		});
@@ -181,7 +184,7 @@ final class RackDetection {
 			}
 			else if (brokerRacks != null && !brokerRacks.contains(rack)) {
 				logger.warn("Rack mismatch: Kafka client.rack is " + rack + " (from " + detected.source().get()
-						+ ((detected.reason() != null) ? ", " + detected.reason() : "") + "), but the brokers' racks are "
+						+ detected.reason().map((reason) -> ", " + reason).orElse("") + "), but the brokers' racks are "
 						+ brokerRacks + ". Consumers will read from partition leaders across zones until client.rack "
 						+ "matches a broker rack; set follower-fetch.rack to this zone's broker rack, or fix the source "
 						+ "or broker.rack.");
@@ -194,7 +197,7 @@ final class RackDetection {
 					.map(Attempt::toString)
 					.collect(Collectors.joining("; "));
 				logger.info("Kafka client.rack is " + rack + " (from " + detected.source().get()
-						+ ((detected.reason() != null) ? ", " + detected.reason() : "")
+						+ detected.reason().map((reason) -> ", " + reason).orElse("")
 						+ ((consulted.isEmpty()) ? "" : ", found in " + detected.elapsed().toMillis() + " ms; " + consulted)
 						+ ")");
 			}

@@ -57,13 +57,8 @@ public final class RackDetectionAutoConfiguration {
 	}
 
 	private static BrokerRackLookup brokerRackLookup(ObjectProvider<KafkaAdmin> kafkaAdmin) {
-		KafkaAdmin admin = kafkaAdmin.getIfUnique();
-		if (admin == null) {
-			return (timeout) -> {
-				throw new IllegalStateException("no single KafkaAdmin bean to read them with");
-			};
-		}
-		return new AdminBrokerRackLookup(admin.getConfigurationProperties());
+		return (timeout) -> new AdminBrokerRackLookup(ApplicationKafkaAdmin.configuration(kafkaAdmin))
+			.brokerRacks(timeout);
 	}
 
 	@Bean

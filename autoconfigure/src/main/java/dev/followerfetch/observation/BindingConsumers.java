@@ -51,9 +51,9 @@ final class BindingConsumers implements ObservedConsumers {
 		details.put("destinations", List.copyOf(binding.destinations()));
 		Object clientRack = binding.config().get(ConsumerConfig.CLIENT_RACK_CONFIG);
 		if (clientRack != null) {
-			details.put("clientRack", clientRack.toString());
+			details.put(ReadLocalityJudge.CLIENT_RACK, clientRack.toString());
 		}
-		details.put("origin", binding.policy().origin().name());
+		details.put(ReadLocalityJudge.ORIGIN, binding.policy().origin().name());
 		return new ObservedConsumer(ConsumerKind.BINDING, binding.name(), binding.policy().policy(), binding.config(),
 				null, binding::consumers, details);
 	}

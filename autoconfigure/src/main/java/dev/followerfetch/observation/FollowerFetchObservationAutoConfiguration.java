@@ -29,6 +29,7 @@ import dev.followerfetch.application.BinderClientRackAutoConfiguration;
 import dev.followerfetch.application.ClientRackAutoConfiguration;
 import dev.followerfetch.policy.ListenerContainers;
 import dev.followerfetch.application.StreamsApplications;
+import dev.followerfetch.detection.ApplicationKafkaAdmin;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
 import dev.followerfetch.observation.ReadLocalityMonitor.MonitorSettings;
@@ -99,7 +100,7 @@ public final class FollowerFetchObservationAutoConfiguration {
 				throw new InvalidConfigurationPropertyValueException("follower-fetch.observation.max-listed-partitions",
 						observation.getMaxListedPartitions(), "Must be zero or more.");
 			}
-			ClusterInspectors inspectors = new ClusterInspectors(() -> adminConfig(kafkaAdmin),
+			ClusterInspectors inspectors = new ClusterInspectors(() -> ApplicationKafkaAdmin.configuration(kafkaAdmin),
 					observation.getTimeout());
 			FollowerFetchProperties.Assignment assignment = properties.getAssignment();
 			requireNotNegative("follower-fetch.assignment.realign-grace", assignment.getRealignGrace(), "2m");
@@ -132,14 +133,6 @@ public final class FollowerFetchObservationAutoConfiguration {
 				return (rackDecider != null) ? rackDecider.decide(ConsumerKind.OTHER, clientId, null, null, null)
 						: new ConsumerPolicy(ConsumerKind.OTHER, clientId, defaultPolicy, Origin.DEFAULT);
 			});
-		}
-
-		private static Map<String, Object> adminConfig(ObjectProvider<KafkaAdmin> kafkaAdmin) {
-			KafkaAdmin admin = kafkaAdmin.getIfUnique();
-			if (admin == null) {
-				throw new IllegalStateException("no single KafkaAdmin bean to read the cluster with");
-			}
-			return admin.getConfigurationProperties();
 		}
 
 		private static void requireNotNegative(String property, Duration value, String example) {

@@ -97,7 +97,7 @@ final class OtherConsumers {
 			}
 			ConsumerPolicy decision = (declared != null) ? declared.policy() : this.undeclared.apply(clientId);
 			if (declared == null && decision.origin() == Origin.PROPERTY) {
-				details.put("origin", decision.origin().name());
+				details.put(ReadLocalityJudge.ORIGIN, decision.origin().name());
 			}
 			Policy policy = decision.policy();
 			ObservedConsumer consumer = new ObservedConsumer(ConsumerKind.OTHER, clientId, policy,

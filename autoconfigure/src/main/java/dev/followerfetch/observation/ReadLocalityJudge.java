@@ -42,6 +42,8 @@ final class ReadLocalityJudge {
 
 	static final String CLIENT_RACK = "clientRack";
 
+	static final String ORIGIN = "origin";
+
 	static final String ZONE_AWARE_ASSIGNMENT = "zone-aware";
 
 	static final String BROKER_ASSIGNMENT = "broker";

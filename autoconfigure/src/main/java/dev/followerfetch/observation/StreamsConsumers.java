@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -81,9 +82,16 @@ final class StreamsConsumers implements ObservedConsumers {
 			Map<String, Map<MetricName, ? extends Metric>> metrics = metrics(streams);
 			found.add(new ObservedConsumer(ConsumerKind.STREAMS, applicationId.toString(), policy, config,
 					assigned(streams, metrics), () -> metrics(streams),
-					(application != null) ? application.details() : Map.of()));
+					(application != null) ? details(application) : Map.of()));
 		});
 		return found;
+	}
+
+	private static Map<String, Object> details(StreamsApplication application) {
+		Map<String, Object> details = new LinkedHashMap<>();
+		details.put(ReadLocalityJudge.CLIENT_RACK, application.clientRacks());
+		details.put("rackAwareAssignmentStrategy", application.rackAwareAssignmentStrategy());
+		return details;
 	}
 
 	/**

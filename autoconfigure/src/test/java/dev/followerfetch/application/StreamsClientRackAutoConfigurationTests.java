@@ -75,8 +75,8 @@ class StreamsClientRackAutoConfigurationTests {
 			StreamsApplication counts = context.getBean(StreamsApplications.class).get("counts").orElseThrow();
 			assertThat(counts.policy().policy()).isEqualTo(Policy.LOCALITY);
 			assertThat(counts.policy().origin()).isEqualTo(Origin.DEFAULT);
-			assertThat(counts.details()).containsEntry("rackAwareAssignmentStrategy", "none")
-				.containsEntry("clientRack", Map.of("main", "az-b", "restore", "az-b", "global", "az-b"));
+			assertThat(counts.rackAwareAssignmentStrategy()).isEqualTo("none");
+			assertThat(counts.clientRacks()).isEqualTo(Map.of("main", "az-b", "restore", "az-b", "global", "az-b"));
 		});
 	}
 

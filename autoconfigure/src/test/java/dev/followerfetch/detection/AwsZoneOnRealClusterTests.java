@@ -120,7 +120,7 @@ class AwsZoneOnRealClusterTests {
 				DetectedRack detected = context.getBean(DetectedRack.class);
 				assertThat(detected.rack()).hasValue(zone);
 				assertThat(detected.source()).hasValue("aws:" + attribute);
-				assertThat(detected.reason()).startsWith(attribute + " matches the broker racks");
+				assertThat(detected.reason()).get().asString().startsWith(attribute + " matches the broker racks");
 				assertThat(((ConsumerFactory<?, ?>) context.getBean(ConsumerFactory.class)).getConfigurationProperties())
 					.containsEntry(ConsumerConfig.CLIENT_RACK_CONFIG, zone);
 				Listeners listeners = context.getBean(Listeners.class);

@@ -103,7 +103,7 @@ class MetadataRequestHygieneTests {
 				DetectedRack detected = context.getBean(DetectedRack.class);
 				texts.add(detected.toString());
 				texts.add(detected.describeAttempts());
-				texts.add(String.valueOf(detected.reason()));
+				texts.add(detected.reason().orElse("null"));
 				for (Attempt attempt : detected.attempts()) {
 					texts.add(attempt.toString());
 					texts.add(String.valueOf(attempt.detail()));

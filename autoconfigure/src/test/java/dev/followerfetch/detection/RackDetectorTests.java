@@ -282,7 +282,7 @@ class RackDetectorTests {
 			.detect();
 		assertThat(detected.rack()).hasValue("us-east-1b");
 		assertThat(detected.source()).hasValue("aws:availability-zone");
-		assertThat(detected.reason()).isEqualTo("brokers use AZ names");
+		assertThat(detected.reason()).contains("brokers use AZ names");
 		assertThat(detected.candidates()).extracting(RackCandidate::rack).containsExactly("use1-az2", "us-east-1b");
 	}
 
