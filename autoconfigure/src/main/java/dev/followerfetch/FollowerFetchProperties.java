@@ -104,7 +104,7 @@ public class FollowerFetchProperties {
 		 * Rack sources to try, highest priority first; the first that answers wins.
 		 * Sources of the application's own that are not listed are tried before these.
 		 */
-		private List<String> order = new ArrayList<>(List.of("env", "file", "ecs", "aws", "gcp", "azure"));
+		private List<String> order = new ArrayList<>(List.of("env", "file", "ecs", "kubernetes", "aws", "gcp", "azure"));
 
 		/**
 		 * Wall-clock budget for detection as a whole: all network sources together, then
@@ -129,6 +129,8 @@ public class FollowerFetchProperties {
 		private final File file = new File();
 
 		private final Ecs ecs = new Ecs();
+
+		private final Kubernetes kubernetes = new Kubernetes();
 
 		private final Aws aws = new Aws();
 
@@ -178,6 +180,10 @@ public class FollowerFetchProperties {
 
 		public Ecs getEcs() {
 			return this.ecs;
+		}
+
+		public Kubernetes getKubernetes() {
+			return this.kubernetes;
 		}
 
 		public Aws getAws() {
@@ -256,6 +262,53 @@ public class FollowerFetchProperties {
 
 		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
+		}
+
+	}
+
+	public static class Kubernetes {
+
+		/**
+		 * Whether to read the zone label of this pod's node from the Kubernetes API server,
+		 * inside a pod with a service account token. The service account needs get on
+		 * nodes.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Environment variable holding the node's name, given to the pod by the downward
+		 * API (fieldRef spec.nodeName).
+		 */
+		private String nodeNameVariable = "NODE_NAME";
+
+		/**
+		 * Directory of the pod's service account token and the API server's CA
+		 * certificate (token and ca.crt).
+		 */
+		private Path serviceAccount = Path.of("/var/run/secrets/kubernetes.io/serviceaccount");
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public String getNodeNameVariable() {
+			return this.nodeNameVariable;
+		}
+
+		public void setNodeNameVariable(String nodeNameVariable) {
+			this.nodeNameVariable = nodeNameVariable;
+		}
+
+		public Path getServiceAccount() {
+			return this.serviceAccount;
+		}
+
+		public void setServiceAccount(Path serviceAccount) {
+			this.serviceAccount = serviceAccount;
 		}
 
 	}

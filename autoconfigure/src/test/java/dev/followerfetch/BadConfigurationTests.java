@@ -195,7 +195,7 @@ class BadConfigurationTests {
 	void anUnknownSourceInTheOrderFailsListingTheKnownSources() {
 		assertFailure("follower-fetch.detection.order=env,k8s")
 			.contains("Invalid value 'env,k8s' for configuration property 'follower-fetch.detection.order'")
-			.contains("Unknown source k8s. Known sources: env, file, ecs, aws, gcp, azure.");
+			.contains("Unknown source k8s. Known sources: env, file, ecs, kubernetes, aws, gcp, azure.");
 	}
 
 	@Test
@@ -211,7 +211,7 @@ class BadConfigurationTests {
 			.run((context) -> assertThat(context).hasNotFailed());
 		assertThat(output).contains("WARN")
 			.contains("follower-fetch.detection.order is empty: only an explicit rack and the application's own "
-					+ "RackSource beans are used. Known sources: env, file, ecs, aws, gcp, azure.");
+					+ "RackSource beans are used. Known sources: env, file, ecs, kubernetes, aws, gcp, azure.");
 	}
 
 	@Test

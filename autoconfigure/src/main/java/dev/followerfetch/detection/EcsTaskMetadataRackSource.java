@@ -52,7 +52,7 @@ final class EcsTaskMetadataRackSource extends MetadataRackSource {
 		String body = this.client.fetch("GET", uri, Map.of(), timeout);
 		String zone;
 		try {
-			zone = JsonFields.topLevelString(body, "AvailabilityZone");
+			zone = JsonFields.string(body, "AvailabilityZone");
 		}
 		catch (IllegalArgumentException ex) {
 			throw new MetadataException(uri + " answered a body that is not a JSON object: " + ex.getMessage());

@@ -18,8 +18,8 @@ package dev.followerfetch.detection;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Reads one top-level string field of a JSON object without a JSON library on the
- * classpath. Strict about syntax, bounded in nesting depth. Kept over Boot's
+ * Reads one string field of a JSON object, at the top level or through nested objects,
+ * without a JSON library on the classpath. Strict about syntax, bounded in nesting depth. Kept over Boot's
  * {@code JsonParserFactory} for start-up: the first parse of an ECS task document in a
  * fresh JVM takes about 3 ms here against 224 ms with Jackson and 31 ms with
  * {@code BasicJsonParser} ({@code JsonParsingBenchmark}, docs/benchmarks.md).
@@ -39,15 +39,17 @@ final class JsonFields {
 	}
 
 	/**
-	 * The value of a top-level string field.
+	 * The value of a string field reached through nested objects, for example
+	 * {@code metadata}, {@code labels}, {@code topology.kubernetes.io/zone}.
 	 * @param json a JSON object
-	 * @param field the field name
-	 * @return the value, or {@code null} if the field is absent or not a string
+	 * @param path the field names, outermost first
+	 * @return the value, or {@code null} if a field on the path is absent or not of the
+	 * type the path needs
 	 * @throws IllegalArgumentException if the text is not a JSON object
 	 */
-	static @Nullable String topLevelString(String json, String field) {
+	static @Nullable String string(String json, String... path) {
 		JsonFields parser = new JsonFields(json);
-		String value = parser.findInObject(field);
+		String value = parser.findInObject(path, 0);
 		parser.skipWhitespace();
 		if (parser.position != json.length()) {
 			throw parser.error("trailing content");
@@ -55,7 +57,10 @@ final class JsonFields {
 		return value;
 	}
 
-	private @Nullable String findInObject(String field) {
+	private @Nullable String findInObject(String[] path, int depth) {
+		if (depth > MAX_DEPTH) {
+			throw error("nested deeper than " + MAX_DEPTH);
+		}
 		skipWhitespace();
 		expect('{');
 		String found = null;
@@ -64,17 +69,21 @@ final class JsonFields {
 			this.position++;
 			return null;
 		}
+		boolean last = depth == path.length - 1;
 		while (true) {
 			skipWhitespace();
 			String name = readString();
 			skipWhitespace();
 			expect(':');
 			skipWhitespace();
-			if (name.equals(field) && peek() == '"') {
+			if (name.equals(path[depth]) && last && peek() == '"') {
 				found = readString();
 			}
+			else if (name.equals(path[depth]) && !last && peek() == '{') {
+				found = findInObject(path, depth + 1);
+			}
 			else {
-				skipValue(1);
+				skipValue(depth + 1);
 			}
 			skipWhitespace();
 			char next = next();

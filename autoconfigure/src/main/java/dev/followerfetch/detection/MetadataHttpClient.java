@@ -77,12 +77,24 @@ final class MetadataHttpClient {
 
 	private final int maxBodyBytes;
 
+	private final @Nullable SSLSocketFactory tls;
+
 	MetadataHttpClient() {
 		this(DEFAULT_MAX_BODY_BYTES);
 	}
 
 	MetadataHttpClient(int maxBodyBytes) {
+		this(maxBodyBytes, null);
+	}
+
+	/**
+	 * A client with its own body cap and, for {@code https}, its own trust.
+	 * @param maxBodyBytes the most body bytes read
+	 * @param tls the sockets to talk TLS with, or {@code null} for the JDK's default trust
+	 */
+	MetadataHttpClient(int maxBodyBytes, @Nullable SSLSocketFactory tls) {
 		this.maxBodyBytes = maxBodyBytes;
+		this.tls = tls;
 	}
 
 	/**
@@ -99,7 +111,7 @@ final class MetadataHttpClient {
 		try {
 			byte[] request = requestHead(method, uri, headers);
 			remainingMillis(deadline);
-			try (Socket socket = connect(uri, deadline)) {
+			try (Socket socket = connect(uri, deadline, this.tls)) {
 				OutputStream out = socket.getOutputStream();
 				out.write(request);
 				out.flush();
@@ -168,7 +180,7 @@ final class MetadataHttpClient {
 		return value.chars().allMatch((c) -> c == '\t' || (c >= 0x20 && c < 0x7f));
 	}
 
-	private static Socket connect(URI uri, long deadline) throws IOException {
+	private static Socket connect(URI uri, long deadline, @Nullable SSLSocketFactory tlsSockets) throws IOException {
 		if (uri.getHost() == null) {
 			throw new UnknownHostException("no host");
 		}
@@ -181,8 +193,8 @@ final class MetadataHttpClient {
 			if (!https) {
 				return socket;
 			}
-			SSLSocket tls = (SSLSocket) ((SSLSocketFactory) SSLSocketFactory.getDefault()).createSocket(socket,
-					uri.getHost(), port, true);
+			SSLSocketFactory factory = (tlsSockets != null) ? tlsSockets : (SSLSocketFactory) SSLSocketFactory.getDefault();
+			SSLSocket tls = (SSLSocket) factory.createSocket(socket, uri.getHost(), port, true);
 			SSLParameters parameters = tls.getSSLParameters();
 			parameters.setEndpointIdentificationAlgorithm("HTTPS");
 			tls.setSSLParameters(parameters);

@@ -81,6 +81,14 @@ public final class RackDetectionAutoConfiguration {
 	}
 
 	@Bean
+	KubernetesNodeRackSource followerFetchKubernetesNodeRackSource(FollowerFetchProperties properties,
+			Environment environment) {
+		FollowerFetchProperties.Kubernetes kubernetes = properties.getDetection().getKubernetes();
+		return new KubernetesNodeRackSource(kubernetes.isEnabled(), kubernetes.getNodeNameVariable(),
+				kubernetes.getServiceAccount(), lookup(environment));
+	}
+
+	@Bean
 	Ec2MetadataRackSource followerFetchEc2MetadataRackSource(FollowerFetchProperties properties,
 			Environment environment) {
 		FollowerFetchProperties.Aws aws = properties.getDetection().getAws();

@@ -247,7 +247,7 @@ class ClientRackAutoConfigurationTests {
 				.isInstanceOf(InvalidConfigurationPropertyValueException.class)
 				.hasMessageContaining("follower-fetch.detection.order")
 				.hasMessageContaining("Unknown source k8s")
-				.hasMessageContaining("env, file, ecs, aws, gcp, azure"));
+				.hasMessageContaining("env, file, ecs, kubernetes, aws, gcp, azure"));
 	}
 
 	@Test

@@ -74,10 +74,10 @@ public final class DetectionBenchmark {
 					ecs.uri(MetadataStubServer.ECS_BASE_PATH).toString())::get;
 			List<Measurement> measurements = List.of(
 					new Measurement("explicit follower-fetch.rack", 20_000, 50_000, "use1-az9",
-							scenario("use1-az9", List.of("env", "file", "ecs", "aws", "gcp", "azure"),
+							scenario("use1-az9", List.of("env", "file", "ecs", "kubernetes", "aws", "gcp", "azure"),
 									sources(NO_ENVIRONMENT, aws.uri(), gcp.uri(), azure.uri(), NO_ENVIRONMENT))),
 					new Measurement("env KAFKA_CLIENT_RACK", 20_000, 50_000, "use1-az1",
-							scenario(null, List.of("env", "file", "ecs", "aws", "gcp", "azure"),
+							scenario(null, List.of("env", "file", "ecs", "kubernetes", "aws", "gcp", "azure"),
 									sources(Map.of("KAFKA_CLIENT_RACK", "use1-az1")::get, aws.uri(), gcp.uri(),
 											azure.uri(), ecsVariable))),
 					new Measurement("stubs all answering, aws first", 300, 2_000, "use1-az2",
@@ -87,10 +87,10 @@ public final class DetectionBenchmark {
 							scenario(null, List.of("env", "file", "aws", "gcp", "azure"),
 									sources(NO_ENVIRONMENT, hanging.uri(), gcp.uri(), azure.uri(), NO_ENVIRONMENT))),
 					new Measurement("no cloud, default order, firmware names none", 300, 2_000, "",
-							scenario(null, List.of("env", "file", "ecs", "aws", "gcp", "azure"),
+							scenario(null, List.of("env", "file", "ecs", "kubernetes", "aws", "gcp", "azure"),
 									outsideAnyCloud(kvmFirmware, blackHole.uri()))),
 					new Measurement("no cloud, default order, no firmware (today)", 1, 10, "",
-							scenario(null, List.of("env", "file", "ecs", "aws", "gcp", "azure"),
+							scenario(null, List.of("env", "file", "ecs", "kubernetes", "aws", "gcp", "azure"),
 									outsideAnyCloud(noFirmware, blackHole.uri()))));
 			measurements.forEach(Measurement::warmUp);
 			List<Result> results = new ArrayList<>();
@@ -127,7 +127,7 @@ public final class DetectionBenchmark {
 		MetadataHttpClient client = new MetadataHttpClient();
 		return List.of(new EnvironmentRackSource(List.of("KAFKA_CLIENT_RACK"), environment),
 				new FileRackSource(null, "topology.kubernetes.io/zone"),
-				new EcsTaskMetadataRackSource(client, true, ecsEnvironment),
+				new EcsTaskMetadataRackSource(client, true, ecsEnvironment), outsideAnyPod(),
 				new Ec2MetadataRackSource(client, true, aws, ZoneFormat.AUTO, NO_ENVIRONMENT),
 				new GcpMetadataRackSource(client, true, gcp, NO_ENVIRONMENT),
 				new AzureMetadataRackSource(client, true, azure));
@@ -142,11 +142,15 @@ public final class DetectionBenchmark {
 		MetadataHttpClient client = new MetadataHttpClient();
 		return List.of(new EnvironmentRackSource(List.of("KAFKA_CLIENT_RACK"), NO_ENVIRONMENT),
 				new FileRackSource(null, "topology.kubernetes.io/zone"),
-				new EcsTaskMetadataRackSource(client, true, NO_ENVIRONMENT),
+				new EcsTaskMetadataRackSource(client, true, NO_ENVIRONMENT), outsideAnyPod(),
 				new Ec2MetadataRackSource(client, true, null, ZoneFormat.AUTO, NO_ENVIRONMENT, firmware, wellKnown,
 						wellKnown),
 				new GcpMetadataRackSource(client, true, null, NO_ENVIRONMENT, firmware, wellKnown),
 				new AzureMetadataRackSource(client, true, null, firmware, wellKnown));
+	}
+
+	private static RackSource outsideAnyPod() {
+		return new KubernetesNodeRackSource(true, "NODE_NAME", Path.of("/nonexistent/serviceaccount"), NO_ENVIRONMENT);
 	}
 
 	private static void settle() {

@@ -15,6 +15,8 @@
  */
 package dev.followerfetch.detection;
 
+import java.util.Arrays;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -31,48 +33,75 @@ class JsonFieldsTests {
 
 	@Test
 	void topLevelStringIsFound() {
-		assertThat(JsonFields.topLevelString(" {\"a\": 1, \"zone\" : \"us-east-1a\" , \"b\": null} ", "zone"))
+		assertThat(JsonFields.string(" {\"a\": 1, \"zone\" : \"us-east-1a\" , \"b\": null} ", "zone"))
 			.isEqualTo("us-east-1a");
 	}
 
 	@Test
 	void absentOrNonStringFieldIsNull() {
-		assertThat(JsonFields.topLevelString("{}", "zone")).isNull();
-		assertThat(JsonFields.topLevelString("{\"other\":\"x\"}", "zone")).isNull();
-		assertThat(JsonFields.topLevelString("{\"zone\":null}", "zone")).isNull();
-		assertThat(JsonFields.topLevelString("{\"zone\":[\"us-east-1a\"]}", "zone")).isNull();
-		assertThat(JsonFields.topLevelString("{\"zone\":{\"name\":\"us-east-1a\"}}", "zone")).isNull();
+		assertThat(JsonFields.string("{}", "zone")).isNull();
+		assertThat(JsonFields.string("{\"other\":\"x\"}", "zone")).isNull();
+		assertThat(JsonFields.string("{\"zone\":null}", "zone")).isNull();
+		assertThat(JsonFields.string("{\"zone\":[\"us-east-1a\"]}", "zone")).isNull();
+		assertThat(JsonFields.string("{\"zone\":{\"name\":\"us-east-1a\"}}", "zone")).isNull();
 	}
 
 	@Test
 	void nestedFieldOfTheSameNameIsNotTaken() {
 		String json = "{\"Containers\":[{\"zone\":\"nested\",\"x\":[1,2.5,-3e2,true,false,null,{}]}],"
 				+ "\"Limits\":{\"zone\":\"nested\"},\"zone\":\"top\"}";
-		assertThat(JsonFields.topLevelString(json, "zone")).isEqualTo("top");
-		assertThat(JsonFields.topLevelString("{\"Limits\":{\"zone\":\"nested\"}}", "zone")).isNull();
+		assertThat(JsonFields.string(json, "zone")).isEqualTo("top");
+		assertThat(JsonFields.string("{\"Limits\":{\"zone\":\"nested\"}}", "zone")).isNull();
+	}
+
+	@Test
+	void aPathReachesAStringThroughNestedObjectsOnly() {
+		String node = "{\"kind\":\"Node\",\"metadata\":{\"name\":\"n1\",\"labels\":{\"kubernetes.io/os\":\"linux\","
+				+ "\"topology.kubernetes.io/zone\":\"eu-west-1b\"}},\"status\":{\"images\":[{\"names\":[\"a\"]}]}}";
+		assertThat(JsonFields.string(node, "metadata", "labels", "topology.kubernetes.io/zone")).isEqualTo("eu-west-1b");
+		assertThat(JsonFields.string(node, "metadata", "labels", "failure-domain.beta.kubernetes.io/zone")).isNull();
+		assertThat(JsonFields.string(node, "metadata", "name")).isEqualTo("n1");
+		assertThat(JsonFields.string(node, "status", "images", "names")).as("through an array").isNull();
+		assertThat(JsonFields.string(node, "kind", "name")).as("through a string").isNull();
+		assertThat(JsonFields.string("{\"metadata\":null}", "metadata", "labels")).isNull();
+	}
+
+	@Test
+	void aPathIsAsStrictAboutTheRestOfTheDocument() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> JsonFields.string("{\"metadata\":{\"labels\":{\"z\":\"a\"}} x", "metadata", "labels", "z"));
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> JsonFields.string("{\"metadata\":{\"labels\":{\"z\":\"a\",}}}", "metadata", "labels", "z"));
+		String deep = "{\"a\":".repeat(100) + "{}" + "}".repeat(100);
+		assertThatIllegalArgumentException().isThrownBy(() -> JsonFields.string(deep, "a"))
+			.withMessageContaining("nested deeper than");
+		String[] longPath = new String[100];
+		Arrays.fill(longPath, "a");
+		assertThatIllegalArgumentException().isThrownBy(() -> JsonFields.string(deep, longPath))
+			.withMessageContaining("nested deeper than");
 	}
 
 	@Test
 	void escapesAreDecoded() {
-		assertThat(JsonFields.topLevelString("{\"z\":\"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t\\u0041\\ud83d\\ude00\"}", "z"))
+		assertThat(JsonFields.string("{\"z\":\"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t\\u0041\\ud83d\\ude00\"}", "z"))
 			.isEqualTo("a\"b\\c/d\b\f\n\r\tA\ud83d\ude00");
 	}
 
 	@Test
 	void escapedFieldNameMatches() {
-		assertThat(JsonFields.topLevelString("{\"\\u007aone\":\"us-east-1a\"}", "zone")).isEqualTo("us-east-1a");
+		assertThat(JsonFields.string("{\"\\u007aone\":\"us-east-1a\"}", "zone")).isEqualTo("us-east-1a");
 	}
 
 	@Test
 	void nestingUpToTheLimitIsAccepted() {
 		String json = "{\"a\":" + "[".repeat(63) + "]".repeat(63) + ",\"zone\":\"x\"}";
-		assertThat(JsonFields.topLevelString(json, "zone")).isEqualTo("x");
+		assertThat(JsonFields.string(json, "zone")).isEqualTo("x");
 	}
 
 	@Test
 	void nestingBeyondTheLimitIsRejected() {
 		String json = "{\"a\":" + "[".repeat(100_000) + "]".repeat(100_000) + "}";
-		assertThatIllegalArgumentException().isThrownBy(() -> JsonFields.topLevelString(json, "zone"))
+		assertThatIllegalArgumentException().isThrownBy(() -> JsonFields.string(json, "zone"))
 			.withMessageStartingWith("nested deeper than 64 at offset");
 	}
 
@@ -84,7 +113,7 @@ class JsonFieldsTests {
 			"{\"zone\":\"\\u\u0664\u0661\u0660\u0660\"}",
 			"{\"a\":[1 2]}", "{\"a\":{\"b\" 1}}", "<html></html>", "\u0000\u0001" })
 	void malformedJsonIsRejectedWithAnOffset(String json) {
-		assertThatIllegalArgumentException().isThrownBy(() -> JsonFields.topLevelString(json, "zone"))
+		assertThatIllegalArgumentException().isThrownBy(() -> JsonFields.string(json, "zone"))
 			.withMessageContaining(" at offset ");
 	}
 

@@ -87,7 +87,7 @@ public final class JsonParsingBenchmark {
 
 	private static String zone(String parser) {
 		Object zone = switch (parser) {
-			case "JsonFields" -> JsonFields.topLevelString(TaskDocument.TEXT, "AvailabilityZone");
+			case "JsonFields" -> JsonFields.string(TaskDocument.TEXT, "AvailabilityZone");
 			case "JsonParserFactory" -> JsonParserFactory.getJsonParser().parseMap(TaskDocument.TEXT).get("AvailabilityZone");
 			case "BasicJsonParser" -> new BasicJsonParser().parseMap(TaskDocument.TEXT).get("AvailabilityZone");
 			default -> throw new IllegalArgumentException(parser);

@@ -36,8 +36,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
+import javax.net.ssl.SSLContext;
+
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A loopback HTTP server that plays the cloud metadata endpoints as strictly as the real
@@ -70,6 +75,8 @@ final class MetadataStubServer implements AutoCloseable {
 
 	private final HttpServer server;
 
+	private final String scheme;
+
 	private final ExecutorService executor;
 
 	private final CountDownLatch closed = new CountDownLatch(1);
@@ -86,24 +93,43 @@ final class MetadataStubServer implements AutoCloseable {
 
 	private volatile Responder fallback;
 
-	private MetadataStubServer() throws IOException {
+	private MetadataStubServer(@Nullable SSLContext tls) throws IOException {
 		this.executor = Executors.newCachedThreadPool((runnable) -> {
 			Thread thread = new Thread(runnable, "metadata-stub");
 			thread.setDaemon(true);
 			return thread;
 		});
-		this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
+		InetSocketAddress loopback = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+		if (tls != null) {
+			HttpsServer https = HttpsServer.create(loopback, 50);
+			https.setHttpsConfigurator(new HttpsConfigurator(tls));
+			this.server = https;
+		}
+		else {
+			this.server = HttpServer.create(loopback, 50);
+		}
+		this.scheme = (tls != null) ? "https" : "http";
 		this.server.setExecutor(this.executor);
 		this.server.createContext("/", this::handle);
 		this.server.start();
 	}
 
 	static MetadataStubServer start() throws IOException {
-		return new MetadataStubServer();
+		return new MetadataStubServer(null);
+	}
+
+	/**
+	 * A stub that answers over TLS, as a Kubernetes API server does.
+	 * @param tls the server's certificate and key
+	 * @return the stub
+	 * @throws IOException if it cannot listen
+	 */
+	static MetadataStubServer startTls(SSLContext tls) throws IOException {
+		return new MetadataStubServer(tls);
 	}
 
 	URI uri() {
-		return URI.create("http://127.0.0.1:" + this.server.getAddress().getPort());
+		return URI.create(this.scheme + "://127.0.0.1:" + this.server.getAddress().getPort());
 	}
 
 	URI uri(String path) {

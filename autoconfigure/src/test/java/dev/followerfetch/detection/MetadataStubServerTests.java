@@ -98,8 +98,8 @@ class MetadataStubServerTests {
 	void ecsAnswersATaskDocumentThatParses() throws Exception {
 		this.metadata.stub().ecs("us-east-1a");
 		String document = body("GET", MetadataStubServer.ECS_BASE_PATH + "/task", Map.of());
-		assertThat(JsonFields.topLevelString(document, "AvailabilityZone")).isEqualTo("us-east-1a");
-		assertThat(JsonFields.topLevelString(document, "LaunchType")).isEqualTo("FARGATE");
+		assertThat(JsonFields.string(document, "AvailabilityZone")).isEqualTo("us-east-1a");
+		assertThat(JsonFields.string(document, "LaunchType")).isEqualTo("FARGATE");
 	}
 
 	@Test

@@ -351,7 +351,7 @@ class ParserFuzzTests {
 
 	private static Parsed jsonFields(int i, String json) {
 		try {
-			return new Parsed(false, JsonFields.topLevelString(json, FIELD));
+			return new Parsed(false, JsonFields.string(json, FIELD));
 		}
 		catch (IllegalArgumentException ex) {
 			assertThat(ex.getMessage()).as(describe(i, json)).matches("[\\x20-\\x7e]+ at offset [0-9]+");

@@ -52,7 +52,7 @@ class RackDetectionAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("follower-fetch.rack=use1-az1").run((context) -> {
 			assertThat(context.getBean(DetectedRack.class).rack()).hasValue("use1-az1");
 			assertThat(context.getBeansOfType(RackSource.class).values()).extracting(RackSource::name)
-				.containsExactlyInAnyOrder("env", "file", "ecs", "aws", "gcp", "azure");
+				.containsExactlyInAnyOrder("env", "file", "ecs", "kubernetes", "aws", "gcp", "azure");
 		});
 	}
 
