@@ -60,6 +60,13 @@ import org.jspecify.annotations.Nullable;
  * connection open. Over {@code https} the time left is given to each read of the TLS
  * layer, which may read the socket more than once: a server that trickles a TLS record
  * can stretch a request past its deadline there; metadata endpoints are plain HTTP.
+ * <p>
+ * Nor is {@link java.net.http.HttpClient}: its first request in a fresh JVM takes about
+ * 480 ms against 49 ms here and loads 1,300 more classes
+ * ({@code HttpClientColdStartBenchmark}); it keeps a selector thread and its connections
+ * alive after the answer, and cannot be made to send {@code Connection: close} nor kept
+ * from sending its own {@code User-Agent}. Measured against the hostile stubs too, it did
+ * end every request by its deadline (docs/benchmarks.md).
  *
  * @author follower-fetch authors
  */
