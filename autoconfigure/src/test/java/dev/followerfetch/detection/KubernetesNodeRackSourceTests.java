@@ -15,6 +15,7 @@
  */
 package dev.followerfetch.detection;
 
+import java.net.InetAddress;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -218,6 +219,18 @@ class KubernetesNodeRackSourceTests {
 		this.stub.route(NODE_PATH, this.stub.huge(64L * 1024 * 1024));
 		assertThatExceptionOfType(MetadataException.class).isThrownBy(() -> source().lookup(Duration.ofSeconds(10)))
 			.withMessageContaining(nodeUri().toString());
+	}
+
+	@Test
+	void anApiServerOnAnIpv6AddressIsAskedAndItsCertificateChecked() throws Exception {
+		try (MetadataStubServer ipv6 = MetadataStubServer.startTls(apiServer.server(), InetAddress.getByName("::1"))) {
+			ipv6.route(NODE_PATH, MetadataStubServer.answer(200, node("\"topology.kubernetes.io/zone\":\"eu-west-1b\"")));
+			this.environment.put("KUBERNETES_SERVICE_HOST", "::1");
+			this.environment.put("KUBERNETES_SERVICE_PORT", String.valueOf(ipv6.uri().getPort()));
+			assertThat(source().lookup(TIMEOUT).candidates())
+				.containsExactly(new RackCandidate("eu-west-1b", "topology.kubernetes.io/zone"));
+			assertThat(ipv6.requests()).hasSize(1);
+		}
 	}
 
 	@Test

@@ -17,6 +17,7 @@ package dev.followerfetch.detection;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -93,13 +94,13 @@ final class MetadataStubServer implements AutoCloseable {
 
 	private volatile Responder fallback;
 
-	private MetadataStubServer(@Nullable SSLContext tls) throws IOException {
+	private MetadataStubServer(@Nullable SSLContext tls, InetAddress address) throws IOException {
 		this.executor = Executors.newCachedThreadPool((runnable) -> {
 			Thread thread = new Thread(runnable, "metadata-stub");
 			thread.setDaemon(true);
 			return thread;
 		});
-		InetSocketAddress loopback = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+		InetSocketAddress loopback = new InetSocketAddress(address, 0);
 		if (tls != null) {
 			HttpsServer https = HttpsServer.create(loopback, 50);
 			https.setHttpsConfigurator(new HttpsConfigurator(tls));
@@ -115,7 +116,7 @@ final class MetadataStubServer implements AutoCloseable {
 	}
 
 	static MetadataStubServer start() throws IOException {
-		return new MetadataStubServer(null);
+		return new MetadataStubServer(null, InetAddress.getLoopbackAddress());
 	}
 
 	/**
@@ -125,11 +126,24 @@ final class MetadataStubServer implements AutoCloseable {
 	 * @throws IOException if it cannot listen
 	 */
 	static MetadataStubServer startTls(SSLContext tls) throws IOException {
-		return new MetadataStubServer(tls);
+		return startTls(tls, InetAddress.getLoopbackAddress());
+	}
+
+	/**
+	 * A stub that answers over TLS on the given loopback address, IPv6 included.
+	 * @param tls the server's certificate and key
+	 * @param loopback the address to listen on
+	 * @return the stub
+	 * @throws IOException if it cannot listen
+	 */
+	static MetadataStubServer startTls(SSLContext tls, InetAddress loopback) throws IOException {
+		return new MetadataStubServer(tls, loopback);
 	}
 
 	URI uri() {
-		return URI.create(this.scheme + "://127.0.0.1:" + this.server.getAddress().getPort());
+		InetAddress address = this.server.getAddress().getAddress();
+		String host = (address instanceof Inet6Address) ? "[" + address.getHostAddress() + "]" : "127.0.0.1";
+		return URI.create(this.scheme + "://" + host + ":" + this.server.getAddress().getPort());
 	}
 
 	URI uri(String path) {

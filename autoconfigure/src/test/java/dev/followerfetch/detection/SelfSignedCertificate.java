@@ -30,7 +30,7 @@ import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 
 /**
- * A self-signed certificate for {@code 127.0.0.1}, made with the JDK's {@code keytool} in
+ * A self-signed certificate for {@code 127.0.0.1} and {@code ::1}, made with the JDK's {@code keytool} in
  * a directory of the test's: the server side as an {@link SSLContext}, the certificate
  * as a PEM file a client can trust, as a pod trusts its service account's
  * {@code ca.crt}.
@@ -54,7 +54,7 @@ record SelfSignedCertificate(Path pem, SSLContext server) {
 		Path store = directory.resolve(alias + ".p12");
 		Path pem = directory.resolve(alias + ".crt");
 		keytool("-genkeypair", "-alias", alias, "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2",
-				"-dname", "CN=kubernetes", "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-storetype", "PKCS12",
+				"-dname", "CN=kubernetes", "-ext", "SAN=ip:127.0.0.1,ip:::1,dns:localhost", "-storetype", "PKCS12",
 				"-keystore", store.toString(), "-storepass", new String(PASSWORD));
 		keytool("-exportcert", "-rfc", "-alias", alias, "-keystore", store.toString(), "-storepass",
 				new String(PASSWORD), "-file", pem.toString());
