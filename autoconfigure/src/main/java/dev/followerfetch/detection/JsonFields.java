@@ -48,6 +48,9 @@ final class JsonFields {
 	 * @throws IllegalArgumentException if the text is not a JSON object
 	 */
 	static @Nullable String string(String json, String... path) {
+		if (path.length == 0) {
+			throw new IllegalArgumentException("no field named");
+		}
 		JsonFields parser = new JsonFields(json);
 		String value = parser.findInObject(path, 0);
 		parser.skipWhitespace();
@@ -80,7 +83,10 @@ final class JsonFields {
 				found = readString();
 			}
 			else if (name.equals(path[depth]) && !last && peek() == '{') {
-				found = findInObject(path, depth + 1);
+				String nested = findInObject(path, depth + 1);
+				if (nested != null) {
+					found = nested;
+				}
 			}
 			else {
 				skipValue(depth + 1);

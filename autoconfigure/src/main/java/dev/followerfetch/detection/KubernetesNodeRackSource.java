@@ -15,6 +15,7 @@
  */
 package dev.followerfetch.detection;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -26,6 +27,7 @@ import java.security.KeyStore;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -38,6 +40,8 @@ import javax.net.ssl.TrustManagerFactory;
 
 import dev.followerfetch.detection.MetadataHttpClient.MetadataException;
 import dev.followerfetch.detection.MetadataHttpClient.Response;
+
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.StringUtils;
 
@@ -60,6 +64,11 @@ final class KubernetesNodeRackSource extends MetadataRackSource {
 	static final List<String> ZONE_LABELS = List.of("topology.kubernetes.io/zone",
 			"failure-domain.beta.kubernetes.io/zone");
 
+	/**
+	 * The label EKS gives its nodes with the AZ id, the form Amazon MSK labels brokers with.
+	 */
+	static final String AWS_ZONE_ID_LABEL = "topology.k8s.aws/zone-id";
+
 	static final String HOST_VARIABLE = "KUBERNETES_SERVICE_HOST";
 
 	static final String PORT_VARIABLE = "KUBERNETES_SERVICE_PORT";
@@ -69,7 +78,14 @@ final class KubernetesNodeRackSource extends MetadataRackSource {
 	 */
 	private static final int MAX_NODE_BYTES = 4 * 1024 * 1024;
 
+	/**
+	 * A service account token or CA bundle is a few kilobytes; more is not one.
+	 */
+	private static final int MAX_FILE_BYTES = 64 * 1024;
+
 	private static final Pattern NODE_NAME = Pattern.compile("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?");
+
+	private static final Pattern PORT = Pattern.compile("[0-9]{1,5}");
 
 	private final String nodeNameVariable;
 
@@ -115,7 +131,7 @@ final class KubernetesNodeRackSource extends MetadataRackSource {
 					+ " is not a Kubernetes node name");
 		}
 		URI uri = nodeUri(host, nodeName);
-		String token = read(tokenFile, "service account token").strip();
+		String token = new String(read(tokenFile, "service account token"), StandardCharsets.UTF_8).strip();
 		MetadataHttpClient client = new MetadataHttpClient(MAX_NODE_BYTES, trusting(this.serviceAccount.resolve("ca.crt")));
 		Response response = client.send("GET", uri,
 				Map.of("Authorization", "Bearer " + token, "Accept", "application/json"), remaining(deadline));
@@ -130,33 +146,55 @@ final class KubernetesNodeRackSource extends MetadataRackSource {
 		if (!response.isOk()) {
 			throw new MetadataException(response.describeStatus(uri));
 		}
+		List<RackCandidate> candidates = new ArrayList<>();
 		for (String label : ZONE_LABELS) {
-			String zone;
-			try {
-				zone = JsonFields.string(response.body(), "metadata", "labels", label);
-			}
-			catch (IllegalArgumentException ex) {
-				throw new MetadataException(uri + " answered a body that is not a JSON object: " + ex.getMessage());
-			}
-			if (zone != null) {
-				return RackLookup.found(label, zone);
+			String zone = label(response.body(), label, uri);
+			if (StringUtils.hasText(zone)) {
+				candidates.add(new RackCandidate(zone, label));
+				break;
 			}
 		}
-		throw new MetadataException(uri + " answered node " + nodeName + " without a " + ZONE_LABELS.get(0)
-				+ " label");
+		if (candidates.isEmpty()) {
+			throw new MetadataException(uri + " answered node " + nodeName + " without a " + ZONE_LABELS.get(0)
+					+ " label");
+		}
+		String zoneId = label(response.body(), AWS_ZONE_ID_LABEL, uri);
+		if (StringUtils.hasText(zoneId)) {
+			candidates.add(new RackCandidate(zoneId, AWS_ZONE_ID_LABEL));
+		}
+		return RackLookup.found(candidates);
+	}
+
+	private static @Nullable String label(String node, String label, URI uri) throws MetadataException {
+		try {
+			return JsonFields.string(node, "metadata", "labels", label);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new MetadataException(uri + " answered a body that is not a JSON object: " + ex.getMessage());
+		}
 	}
 
 	private URI nodeUri(String host, String nodeName) throws MetadataException {
 		String port = MetadataEndpoints.variable(this.environment, PORT_VARIABLE);
+		if (StringUtils.hasText(port) && !PORT.matcher(port).matches()) {
+			throw new MetadataException(PORT_VARIABLE + "=" + RackValues.quote(port) + " is not a port");
+		}
 		String authority = (host.contains(":") ? "[" + host + "]" : host)
 				+ (StringUtils.hasText(port) ? ":" + port : "");
 		URI base = MetadataEndpoints.parse("https://" + authority, HOST_VARIABLE + " and " + PORT_VARIABLE);
 		return base.resolve("/api/v1/nodes/" + nodeName);
 	}
 
-	private static String read(Path file, String what) throws MetadataException {
+	/**
+	 * A small regular file, whole: never a pipe that blocks nor a file too large to be one.
+	 */
+	private static byte[] read(Path file, String what) throws MetadataException {
 		try {
-			return Files.readString(file, StandardCharsets.UTF_8);
+			if (!Files.isRegularFile(file) || Files.size(file) > MAX_FILE_BYTES) {
+				throw new MetadataException("the " + what + " at " + file + " is not a file of at most " + MAX_FILE_BYTES
+						+ " bytes");
+			}
+			return Files.readAllBytes(file);
 		}
 		catch (IOException ex) {
 			throw new MetadataException("could not read the " + what + " at " + file + ": " + ex);
@@ -167,7 +205,8 @@ final class KubernetesNodeRackSource extends MetadataRackSource {
 	 * TLS sockets that trust the certificates in a PEM file, the service account's CA.
 	 */
 	static SSLSocketFactory trusting(Path caFile) throws MetadataException {
-		try (InputStream in = Files.newInputStream(caFile)) {
+		byte[] pem = read(caFile, "API server's CA certificate");
+		try (InputStream in = new ByteArrayInputStream(pem)) {
 			Collection<? extends Certificate> certificates = CertificateFactory.getInstance("X.509")
 				.generateCertificates(in);
 			if (certificates.isEmpty()) {
@@ -188,7 +227,7 @@ final class KubernetesNodeRackSource extends MetadataRackSource {
 		catch (IOException ex) {
 			throw new MetadataException("could not read the API server's CA certificate at " + caFile + ": " + ex);
 		}
-		catch (GeneralSecurityException ex) {
+		catch (GeneralSecurityException | RuntimeException ex) {
 			throw new MetadataException("the API server's CA certificate at " + caFile + " is not usable: " + ex);
 		}
 	}

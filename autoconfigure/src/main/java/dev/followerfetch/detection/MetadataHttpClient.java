@@ -59,7 +59,9 @@ import org.jspecify.annotations.Nullable;
  * so bounding it needs a timer thread. This client starts no thread at all and leaves no
  * connection open. Over {@code https} the time left is given to each read of the TLS
  * layer, which may read the socket more than once: a server that trickles a TLS record
- * can stretch a request past its deadline there; metadata endpoints are plain HTTP.
+ * can stretch a request past its deadline there. The cloud metadata endpoints are plain
+ * HTTP; the Kubernetes API server is not, and there start-up is still bounded by the
+ * detection budget, since remote sources run on detection threads.
  * <p>
  * Nor is {@link java.net.http.HttpClient}: its first request in a fresh JVM takes about
  * 480 ms against 49 ms here and loads 1,300 more classes

@@ -67,6 +67,17 @@ class JsonFieldsTests {
 	}
 
 	@Test
+	void aLaterObjectOfTheSameNameWithoutTheFieldKeepsTheValueFound() {
+		assertThat(JsonFields.string("{\"metadata\":{\"zone\":\"a\"},\"metadata\":{}}", "metadata", "zone")).isEqualTo("a");
+		assertThat(JsonFields.string("{\"zone\":\"a\",\"zone\":1}", "zone")).isEqualTo("a");
+	}
+
+	@Test
+	void aPathNamesAtLeastOneField() {
+		assertThatIllegalArgumentException().isThrownBy(() -> JsonFields.string("{}")).withMessage("no field named");
+	}
+
+	@Test
 	void aPathIsAsStrictAboutTheRestOfTheDocument() {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> JsonFields.string("{\"metadata\":{\"labels\":{\"z\":\"a\"}} x", "metadata", "labels", "z"));

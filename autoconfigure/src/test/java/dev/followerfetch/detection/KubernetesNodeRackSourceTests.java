@@ -20,6 +20,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -61,6 +62,8 @@ class KubernetesNodeRackSourceTests {
 
 	private static SelfSignedCertificate stranger;
 
+	private static SelfSignedCertificate otherName;
+
 	@TempDir
 	Path serviceAccount;
 
@@ -72,6 +75,7 @@ class KubernetesNodeRackSourceTests {
 	static void makeCertificates() throws Exception {
 		apiServer = SelfSignedCertificate.create(certificates, "api-server");
 		stranger = SelfSignedCertificate.create(certificates, "stranger");
+		otherName = SelfSignedCertificate.create(certificates, "other-name", "dns:kubernetes.default.svc");
 	}
 
 	@BeforeEach
@@ -183,6 +187,63 @@ class KubernetesNodeRackSourceTests {
 	}
 
 	@Test
+	void anApiServerWhoseTrustedCertificateNamesAnotherHostGetsNoToken() throws Exception {
+		try (MetadataStubServer misnamed = MetadataStubServer.startTls(otherName.server())) {
+			Files.copy(otherName.pem(), this.serviceAccount.resolve("ca.crt"), StandardCopyOption.REPLACE_EXISTING);
+			misnamed.route(NODE_PATH, MetadataStubServer.answer(200, node("\"topology.kubernetes.io/zone\":\"eu-west-1b\"")));
+			this.environment.put("KUBERNETES_SERVICE_PORT", String.valueOf(misnamed.uri().getPort()));
+			assertThatExceptionOfType(MetadataException.class).isThrownBy(() -> source().lookup(TIMEOUT))
+				.withMessageContaining("failed: ")
+				.satisfies((ex) -> assertThat(ex.getMessage()).doesNotContain(TOKEN));
+			assertThat(misnamed.requests()).isEmpty();
+		}
+	}
+
+	@Test
+	void onEksTheAzIdLabelIsASecondCandidateForBrokersLabelledByAzId() throws Exception {
+		this.stub.route(NODE_PATH, MetadataStubServer.answer(200, node("\"topology.kubernetes.io/zone\":\"us-east-1a\","
+				+ "\"topology.k8s.aws/zone-id\":\"use1-az4\"")));
+		assertThat(source().lookup(TIMEOUT).candidates()).containsExactly(
+				new RackCandidate("us-east-1a", "topology.kubernetes.io/zone"),
+				new RackCandidate("use1-az4", "topology.k8s.aws/zone-id"));
+	}
+
+	@Test
+	void anEmptyZoneLabelGivesWayToTheBetaOne() throws Exception {
+		this.stub.route(NODE_PATH, MetadataStubServer.answer(200, node("\"topology.kubernetes.io/zone\":\"\","
+				+ "\"failure-domain.beta.kubernetes.io/zone\":\"eu-west-1c\"")));
+		assertThat(source().lookup(TIMEOUT).candidates())
+			.containsExactly(new RackCandidate("eu-west-1c", "failure-domain.beta.kubernetes.io/zone"));
+	}
+
+	@Test
+	void aPortThatIsNotOneIsRefusedBeforeAnyRequest() {
+		this.environment.put("KUBERNETES_SERVICE_PORT", "443@attacker.example");
+		assertThatExceptionOfType(MetadataException.class).isThrownBy(() -> source().lookup(TIMEOUT))
+			.withMessage("KUBERNETES_SERVICE_PORT=\"443@attacker.example\" is not a port");
+		assertThat(this.stub.requests()).isEmpty();
+	}
+
+	@Test
+	void aTokenFileTooLargeToBeATokenIsNotReadNorSent() throws Exception {
+		Files.writeString(this.serviceAccount.resolve("token"), "x".repeat(1024 * 1024));
+		assertThatExceptionOfType(MetadataException.class).isThrownBy(() -> source().lookup(TIMEOUT))
+			.withMessage("the service account token at " + this.serviceAccount.resolve("token")
+					+ " is not a file of at most 65536 bytes");
+		assertThat(this.stub.requests()).isEmpty();
+	}
+
+	@Test
+	void aCaFileThatHoldsNoCertificateIsNamed() throws Exception {
+		Files.writeString(this.serviceAccount.resolve("ca.crt"), "-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydA==\n-----END CERTIFICATE-----\n",
+				StandardOpenOption.TRUNCATE_EXISTING);
+		assertThatExceptionOfType(MetadataException.class).isThrownBy(() -> source().lookup(TIMEOUT))
+			.withMessageStartingWith("the API server's CA certificate at " + this.serviceAccount.resolve("ca.crt")
+					+ " is not usable: ");
+		assertThat(this.stub.requests()).isEmpty();
+	}
+
+	@Test
 	void aRedirectIsNotFollowed() {
 		this.stub.route(NODE_PATH, MetadataStubServer.redirect(302, URI.create("https://attacker.example/nodes")));
 		assertThatExceptionOfType(MetadataException.class).isThrownBy(() -> source().lookup(TIMEOUT))
@@ -222,7 +283,7 @@ class KubernetesNodeRackSourceTests {
 	}
 
 	@Test
-	void anApiServerOnAnIpv6AddressIsAskedAndItsCertificateChecked() throws Exception {
+	void anApiServerOnAnIpv6AddressIsAsked() throws Exception {
 		try (MetadataStubServer ipv6 = MetadataStubServer.startTls(apiServer.server(), InetAddress.getByName("::1"))) {
 			ipv6.route(NODE_PATH, MetadataStubServer.answer(200, node("\"topology.kubernetes.io/zone\":\"eu-west-1b\"")));
 			this.environment.put("KUBERNETES_SERVICE_HOST", "::1");

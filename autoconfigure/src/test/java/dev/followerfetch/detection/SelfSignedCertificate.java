@@ -51,10 +51,22 @@ record SelfSignedCertificate(Path pem, SSLContext server) {
 	 * @throws Exception if keytool fails
 	 */
 	static SelfSignedCertificate create(Path directory, String alias) throws Exception {
+		return create(directory, alias, "ip:127.0.0.1,ip:::1,dns:localhost");
+	}
+
+	/**
+	 * Make a certificate for the given names.
+	 * @param directory where to write the key store and the PEM file
+	 * @param alias a name for this certificate, distinct within the directory
+	 * @param names the subject alternative names, as keytool takes them
+	 * @return the certificate
+	 * @throws Exception if keytool fails
+	 */
+	static SelfSignedCertificate create(Path directory, String alias, String names) throws Exception {
 		Path store = directory.resolve(alias + ".p12");
 		Path pem = directory.resolve(alias + ".crt");
 		keytool("-genkeypair", "-alias", alias, "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2",
-				"-dname", "CN=kubernetes", "-ext", "SAN=ip:127.0.0.1,ip:::1,dns:localhost", "-storetype", "PKCS12",
+				"-dname", "CN=kubernetes", "-ext", "SAN=" + names, "-storetype", "PKCS12",
 				"-keystore", store.toString(), "-storepass", new String(PASSWORD));
 		keytool("-exportcert", "-rfc", "-alias", alias, "-keystore", store.toString(), "-storepass",
 				new String(PASSWORD), "-file", pem.toString());

@@ -111,8 +111,9 @@ class ZoneAwareRealignmentEndToEndTests {
 			int broker = kafka.cluster().brokerId("az-b");
 			kafka.cluster().stopBroker(broker);
 			try {
-				// longer than the grace: a realignment would have happened by now if the leaders allowed more
-				await().pollDelay(Duration.ofSeconds(4)).until(() -> true);
+				// longer than the wait (grace and replica lease): a realignment would have happened by now if the
+				// leaders allowed more
+				await().pollDelay(Duration.ofSeconds(8)).atMost(Duration.ofSeconds(9)).until(() -> true);
 			}
 			finally {
 				kafka.cluster().startBroker(broker);
