@@ -167,6 +167,7 @@ class ZoneAwareAssignorTests {
 	}
 
 	@Test
+	@SuppressWarnings("removal") // the consumer builds the metadata; Kafka 4.4 deprecates its constructors for others
 	void theLeadershipSaysHowOldTheLeadingConsumersMetadataCanBe() {
 		ZoneAwareAssignor leader = configured(Map.of(ConsumerConfig.CLIENT_ID_CONFIG, "aged-client",
 				ConsumerConfig.METADATA_MAX_AGE_CONFIG, "30000"));
