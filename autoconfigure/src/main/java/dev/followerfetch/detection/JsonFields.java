@@ -19,10 +19,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Reads one string field of a JSON object, at the top level or through nested objects,
- * without a JSON library on the classpath. Strict about syntax, bounded in nesting depth. Kept over Boot's
- * {@code JsonParserFactory} for start-up: the first parse of an ECS task document in a
- * fresh JVM takes about 3 ms here against 224 ms with Jackson and 31 ms with
- * {@code BasicJsonParser} ({@code JsonParsingBenchmark}, docs/benchmarks.md).
+ * without a JSON library on the classpath. Strict about syntax, bounded in nesting depth.
+ * Kept over Boot's {@code JsonParserFactory} for start-up: the first parse of an ECS task
+ * document in a fresh JVM takes about 3 ms here against 224 ms with Jackson and 31 ms
+ * with {@code BasicJsonParser} ({@code JsonParsingBenchmark}, docs/benchmarks.md).
  *
  * @author follower-fetch authors
  */
