@@ -46,6 +46,15 @@ public class FollowerFetchProperties {
 	 */
 	private @Nullable String rack;
 
+	/**
+	 * Zone tag added to the client.id of every client the starter configures, for brokers
+	 * that route each client to a broker in its zone by client id rather than by
+	 * client.rack: none, warpstream (warpstream_az=<zone>,), inkless (diskless_az=<zone>,),
+	 * automq (automq_az=<zone>&), or a key of your own (<key>=<zone>,). The tag goes first;
+	 * an application's own client.id follows it.
+	 */
+	private String clientIdZone = "none";
+
 	private final Detection detection = new Detection();
 
 	private final PolicyProperties policy = new PolicyProperties();
@@ -72,6 +81,14 @@ public class FollowerFetchProperties {
 
 	public void setRack(@Nullable String rack) {
 		this.rack = rack;
+	}
+
+	public String getClientIdZone() {
+		return this.clientIdZone;
+	}
+
+	public void setClientIdZone(String clientIdZone) {
+		this.clientIdZone = clientIdZone;
 	}
 
 	public Detection getDetection() {

@@ -24,6 +24,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 import org.springframework.kafka.core.ConsumerFactory;
 
 /**
@@ -46,8 +47,8 @@ public final class ClientRackAutoConfiguration {
 
 	@Bean
 	static ClientRackProducerFactoryPostProcessor followerFetchClientRackProducerFactoryPostProcessor(
-			ObjectProvider<ClientRackDecider> decider) {
-		return new ClientRackProducerFactoryPostProcessor(decider);
+			ObjectProvider<ClientRackDecider> decider, Environment environment) {
+		return new ClientRackProducerFactoryPostProcessor(decider, environment.getProperty("spring.application.name"));
 	}
 
 }

@@ -45,7 +45,9 @@ import org.springframework.kafka.listener.AbstractMessageListenerContainer;
  * every listener container factory bean and every listener container bean, unless the
  * factory already has one or the default fetch policy is freshness. Factories get the
  * replica lease as {@code metadata.max.age.ms} once a rack is in effect, unless they set
- * it, and the zone-aware assignor first in {@code partition.assignment.strategy}.
+ * it, and the zone-aware assignor first in {@code partition.assignment.strategy}. With
+ * {@code follower-fetch.client-id-zone}, a factory's own {@code client.id} gets the zone
+ * tag first.
  *
  * @author follower-fetch authors
  */
@@ -92,6 +94,7 @@ final class ClientRackConsumerFactoryPostProcessor implements BeanPostProcessor 
 		}
 		ClientRackDecider decider = this.decider.getObject();
 		applyAssignment(consumerFactory, decider, configs, description);
+		applyClientId(consumerFactory, decider, configs, description);
 		DetectedRack detected = decider.detectedRack();
 		Object explicit = configs.get(ConsumerConfig.CLIENT_RACK_CONFIG);
 		if (explicit != null) {
@@ -134,6 +137,18 @@ final class ClientRackConsumerFactoryPostProcessor implements BeanPostProcessor 
 		else if (logger.isDebugEnabled()) {
 			logger.debug(description + " now has " + assignment.settings());
 		}
+	}
+
+	/**
+	 * A factory's own {@code client.id} gets the zone tag. One without stays so: every
+	 * consumer it creates without a prefix of its own would share the one made up here.
+	 * Listener containers get theirs per container.
+	 */
+	private void applyClientId(ConsumerFactory<?, ?> consumerFactory, ClientRackDecider decider,
+			Map<String, Object> configs, String description) {
+		decider.clientId(configs.get(ConsumerConfig.CLIENT_ID_CONFIG), null)
+			.ifPresent((clientId) -> apply(consumerFactory, ConsumerConfig.CLIENT_ID_CONFIG, Optional.of(clientId),
+					"follower-fetch.client-id-zone", description));
 	}
 
 	private void applyFollowerSettings(ConsumerFactory<?, ?> consumerFactory, ClientRackDecider decider,

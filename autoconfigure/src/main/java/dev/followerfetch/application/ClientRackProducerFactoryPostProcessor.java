@@ -25,6 +25,9 @@ import dev.followerfetch.policy.ClientRackDecider;
 import dev.followerfetch.policy.ProducerRackSupport;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.apache.kafka.clients.producer.ProducerConfig;
+
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
@@ -35,7 +38,10 @@ import org.springframework.kafka.core.ProducerFactory;
  * Gives every {@link ProducerFactory} bean, and the factory of every {@link KafkaTemplate}
  * bean, what the {@link ClientRackDecider} adds for producers: {@code client.rack} and,
  * when {@code follower-fetch.producer.rack-aware} is on, {@code partitioner.rack.aware}.
- * A factory's own values of either are kept: they are the per-factory override.
+ * A factory's own values of either are kept: they are the per-factory override. With
+ * {@code follower-fetch.client-id-zone}, its {@code client.id} gets the zone tag first
+ * (without one, Spring Kafka's own prefix, {@code <spring.application.name>-producer} or
+ * {@code producer}, follows it, and each producer still gets its counter suffix).
  *
  * @author follower-fetch authors
  */
@@ -43,26 +49,40 @@ final class ClientRackProducerFactoryPostProcessor implements BeanPostProcessor 
 
 	private static final Log logger = LogFactory.getLog(ClientRackProducerFactoryPostProcessor.class);
 
+	private static final String BOOT_PRODUCER_FACTORY = "kafkaProducerFactory";
+
 	private final ObjectProvider<ClientRackDecider> decider;
 
 	private final Set<ProducerFactory<?, ?>> seen = Collections.newSetFromMap(new IdentityHashMap<>());
 
-	ClientRackProducerFactoryPostProcessor(ObjectProvider<ClientRackDecider> decider) {
+	private final String defaultClientIdBase;
+
+	ClientRackProducerFactoryPostProcessor(ObjectProvider<ClientRackDecider> decider, @Nullable String applicationName) {
 		this.decider = decider;
+		this.defaultClientIdBase = (applicationName != null && !applicationName.isBlank())
+				? applicationName + "-producer" : "producer";
 	}
 
 	@Override
 	public Object postProcessAfterInitialization(Object bean, String beanName) {
 		if (bean instanceof ProducerFactory<?, ?> producerFactory) {
-			apply(producerFactory, "ProducerFactory bean '" + beanName + "'");
+			apply(producerFactory, "ProducerFactory bean '" + beanName + "'",
+					BOOT_PRODUCER_FACTORY.equals(beanName) ? this.defaultClientIdBase : beanName);
 		}
 		else if (bean instanceof KafkaTemplate<?, ?> template && template.getProducerFactory() != null) {
-			apply(template.getProducerFactory(), "ProducerFactory of KafkaTemplate '" + beanName + "'");
+			apply(template.getProducerFactory(), "ProducerFactory of KafkaTemplate '" + beanName + "'",
+					beanName + "-producer");
 		}
 		return bean;
 	}
 
-	private void apply(ProducerFactory<?, ?> producerFactory, String description) {
+	/**
+	 * A factory's producers take its client id and a counter of the factory's own: where
+	 * the factory has none, the tag is followed by what Spring Kafka would have used for
+	 * Boot's factory, and by the bean's name for any other, so that two factories never
+	 * make the same client id.
+	 */
+	private void apply(ProducerFactory<?, ?> producerFactory, String description, String clientIdBase) {
 		synchronized (this.seen) {
 			if (!this.seen.add(producerFactory)) {
 				return;
@@ -70,25 +90,27 @@ final class ClientRackProducerFactoryPostProcessor implements BeanPostProcessor 
 		}
 		ClientRackDecider decider = this.decider.getObject();
 		ProducerRackSupport support = decider.producerSupport();
-		if (!support.clientRack()) {
-			if (logger.isDebugEnabled()) {
-				logger.debug(description + " is left without client.rack: kafka-clients " + support.kafkaVersion()
-						+ " producers do not accept it (Kafka 4.4+, KIP-1123)");
-			}
-			return;
-		}
 		Map<String, Object> configs = producerFactory.getConfigurationProperties();
-		Map<String, String> settings = decider.producerSettings(configs);
+		Map<String, String> settings = new LinkedHashMap<>(decider.producerSettings(configs));
+		decider.clientId(configs.get(ProducerConfig.CLIENT_ID_CONFIG), clientIdBase)
+			.ifPresent((clientId) -> settings.put(ProducerConfig.CLIENT_ID_CONFIG, clientId));
 		if (settings.isEmpty()) {
 			if (logger.isDebugEnabled()) {
-				logger.debug(description + " keeps client.rack=" + configs.get(ProducerRackSupport.CLIENT_RACK)
-						+ " and partitioner.rack.aware=" + configs.get(ProducerRackSupport.RACK_AWARE));
+				logger.debug(description + (support.clientRack()
+						? " keeps client.rack=" + configs.get(ProducerRackSupport.CLIENT_RACK)
+								+ " and partitioner.rack.aware=" + configs.get(ProducerRackSupport.RACK_AWARE)
+						: " is left without client.rack: kafka-clients " + support.kafkaVersion()
+								+ " producers do not accept it (Kafka 4.4+, KIP-1123)"));
 			}
 			return;
 		}
 		producerFactory.updateConfigs(new LinkedHashMap<>(settings));
 		Map<String, Object> updated = producerFactory.getConfigurationProperties();
-		if (!settings.entrySet().stream().allMatch((entry) -> entry.getValue().equals(updated.get(entry.getKey())))) {
+		// Spring Kafka keeps an updated client.id as its prefix, outside the configuration it shows
+		if (!settings.entrySet()
+			.stream()
+			.filter((entry) -> !entry.getKey().equals(ProducerConfig.CLIENT_ID_CONFIG))
+			.allMatch((entry) -> entry.getValue().equals(updated.get(entry.getKey())))) {
 			logger.warn(description + " (" + producerFactory.getClass().getName()
 					+ ") does not support updateConfigs; set " + settings + " on it yourself");
 		}

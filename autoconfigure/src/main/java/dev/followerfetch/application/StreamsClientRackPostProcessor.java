@@ -48,7 +48,10 @@ import org.springframework.kafka.config.StreamsBuilderFactoryBean;
  * {@code client.rack}, which the main, restore and global consumers all take;
  * freshness also sets an empty {@code main.consumer.client.rack}, keeping the stream
  * threads on the partition leaders while restoration and global tables still read in
- * the zone. A rack the configuration sets itself, plain or prefixed, is kept.
+ * the zone. A rack the configuration sets itself, plain or prefixed, is kept. With
+ * {@code follower-fetch.client-id-zone}, {@code client.id} (the application id when it
+ * has none) gets the zone tag first: Kafka Streams names every client of the application
+ * after it.
  *
  * @author follower-fetch authors
  */
@@ -112,7 +115,9 @@ final class StreamsClientRackPostProcessor implements BeanPostProcessor, SmartIn
 		if (requestTimeout != null) {
 			config.put(StreamsConfig.consumerPrefix(REQUEST_TIMEOUT), requestTimeout);
 		}
-		if (!added.isEmpty() || lease != null || requestTimeout != null) {
+		Optional<String> clientId = decider.clientId(config.get(StreamsConfig.CLIENT_ID_CONFIG), applicationId.toString());
+		clientId.ifPresent((id) -> config.put(StreamsConfig.CLIENT_ID_CONFIG, id));
+		if (!added.isEmpty() || lease != null || requestTimeout != null || clientId.isPresent()) {
 			factory.setStreamsConfiguration(config);
 		}
 		StreamsApplication application = new StreamsApplication(policy, clientRacks(config),

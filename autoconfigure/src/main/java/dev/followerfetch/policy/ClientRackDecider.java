@@ -74,6 +74,10 @@ public final class ClientRackDecider {
 
 	private final AssignmentStrategy assignment;
 
+	private final ClientIdZone clientIdZone;
+
+	private volatile boolean clientIdZoneReported;
+
 	private final Map<String, ConfiguredConsumer> configuredConsumers = new LinkedHashMap<>() {
 
 		@Override
@@ -115,7 +119,24 @@ public final class ClientRackDecider {
 	 */
 	public ClientRackDecider(FollowerFetchProperties.PolicyProperties properties, boolean producerRackAware,
 			ProducerRackSupport producerSupport, AssignmentStrategy assignment, Supplier<DetectedRack> detectedRack) {
+		this(properties, producerRackAware, producerSupport, assignment, ClientIdZone.NONE, detectedRack);
+	}
+
+	/**
+	 * Create a decider for the given properties, producer settings, assignment and
+	 * client id tag.
+	 * @param properties the {@code follower-fetch.policy} properties
+	 * @param producerRackAware {@code follower-fetch.producer.rack-aware}
+	 * @param producerSupport what the kafka-clients on the classpath support
+	 * @param assignment what consumers get for zone-aware assignment
+	 * @param clientIdZone {@code follower-fetch.client-id-zone}
+	 * @param detectedRack the detected rack, asked when a rack is needed
+	 */
+	public ClientRackDecider(FollowerFetchProperties.PolicyProperties properties, boolean producerRackAware,
+			ProducerRackSupport producerSupport, AssignmentStrategy assignment, ClientIdZone clientIdZone,
+			Supplier<DetectedRack> detectedRack) {
 		this.assignment = assignment;
+		this.clientIdZone = clientIdZone;
 		this.producerRackAware = producerRackAware;
 		this.producerSupport = producerSupport;
 		Duration lease = properties.getReplicaLease();
@@ -262,11 +283,45 @@ public final class ClientRackDecider {
 			.ifPresent((timeout) -> config.put(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, timeout));
 		String described = (name != null) ? name : String.valueOf(clientIdConfig);
 		config.putAll(assignment(kind.describe(described), config).settings());
+		clientId(clientIdConfig, name).ifPresent((clientId) -> config.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId));
+		Object clientId = config.get(ConsumerConfig.CLIENT_ID_CONFIG);
 		if (kind == ConsumerKind.OTHER && name != null) {
-			remember(new ConfiguredConsumer(decision, (clientIdConfig != null) ? clientIdConfig.toString() : null,
+			remember(new ConfiguredConsumer(decision, (clientId != null) ? clientId.toString() : null,
 					(effective != null) ? effective.toString() : null, config));
 		}
 		return decision;
+	}
+
+	/**
+	 * The {@code client.id} a client must send for {@code follower-fetch.client-id-zone}:
+	 * its own with the zone tag first, or the tag and {@code base} when it has none.
+	 * @param own the client's own {@code client.id}, or {@code null}
+	 * @param base what follows the tag when the client has no {@code client.id}, or
+	 * {@code null} to leave such a client alone
+	 * @return the {@code client.id} to set, or empty to keep the client's: no tag is
+	 * configured, the client already carries one, or no zone that fits a tag is detected
+	 */
+	public Optional<String> clientId(@Nullable Object own, @Nullable String base) {
+		if (!this.clientIdZone.enabled()) {
+			return Optional.empty();
+		}
+		Optional<String> zone = detectedRack().rack();
+		if ((zone.isEmpty() || !this.clientIdZone.fits(zone.get())) && !this.clientIdZoneReported) {
+			this.clientIdZoneReported = true;
+			logger.warn(ClientIdZone.PROPERTY + "=" + this.clientIdZone + " adds no "
+					+ this.clientIdZone.key().orElse("") + " to client ids: "
+					+ zone.map((rack) -> "the zone '" + rack + "' has characters a client id tag cannot carry")
+						.orElse("no zone was detected"));
+		}
+		return this.clientIdZone.clientId(own, base, zone.orElse(null));
+	}
+
+	/**
+	 * The zone tag clients get in {@code client.id}.
+	 * @return {@code follower-fetch.client-id-zone}
+	 */
+	public ClientIdZone clientIdZone() {
+		return this.clientIdZone;
 	}
 
 	/**

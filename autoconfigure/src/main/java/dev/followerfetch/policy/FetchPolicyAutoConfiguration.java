@@ -52,7 +52,8 @@ public final class FetchPolicyAutoConfiguration {
 			ObjectProvider<DetectedRack> detectedRack, ObjectProvider<ProducerRackSupport> producerSupport) {
 		return new ClientRackDecider(properties.getPolicy(), properties.getProducer().isRackAware(),
 				producerSupport.getIfAvailable(ProducerRackSupport::ofClasspath),
-				new AssignmentStrategy(properties.getAssignment().isEnabled()), detectedRack::getObject);
+				new AssignmentStrategy(properties.getAssignment().isEnabled()),
+				ClientIdZone.of(properties.getClientIdZone()), detectedRack::getObject);
 	}
 
 	@Bean

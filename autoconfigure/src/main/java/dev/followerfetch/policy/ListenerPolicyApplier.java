@@ -37,6 +37,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.kafka.listener.ContainerProperties;
 import org.springframework.kafka.listener.MessageListenerContainer;
+import org.springframework.util.StringUtils;
 
 /**
  * Gives every listener container the {@code client.rack} its policy calls for, before any
@@ -114,6 +115,7 @@ final class ListenerPolicyApplier implements SmartLifecycle {
 		withoutZoneAwareUnderTheConsumerProtocol(container, consumerProperties);
 		withZoneAwareBeforeItsOwnStrategy(container, consumerProperties);
 		containerProperties.setKafkaConsumerProperties(consumerProperties);
+		withZoneInItsClientId(container, containerProperties);
 		this.policies.record(policy);
 		return Optional.of(policy);
 	}
@@ -147,6 +149,19 @@ final class ListenerPolicyApplier implements SmartLifecycle {
 		this.decider.assignment(ConsumerKind.LISTENER.describe(container.getListenerId()), config)
 			.settings()
 			.forEach(consumerProperties::setProperty);
+	}
+
+	/**
+	 * A container's consumers take its client id prefix, else their factory's
+	 * {@code client.id}, then the container's suffix ({@code -0}, {@code -1}): a prefix
+	 * with the zone tag first, followed by the one the container had, its factory's
+	 * {@code client.id} or else the listener id, keeps them tagged and distinct.
+	 */
+	private void withZoneInItsClientId(MessageListenerContainer container, ContainerProperties containerProperties) {
+		String prefix = containerProperties.getClientId();
+		Object own = StringUtils.hasText(prefix) ? prefix
+				: ListenerContainers.consumerConfig(container).get(ConsumerConfig.CLIENT_ID_CONFIG);
+		this.decider.clientId(own, container.getListenerId()).ifPresent(containerProperties::setClientId);
 	}
 
 	private void reportUnknownIds(Collection<MessageListenerContainer> all) {

@@ -229,6 +229,35 @@ class ClientRackDeciderTests {
 	}
 
 	@Test
+	void withAClientIdZoneAConfiguredConsumerSendsTheTagAndIsRememberedByTheIdItSends() {
+		ClientRackDecider decider = new ClientRackDecider(this.properties, false, ProducerRackSupport.ofClasspath(),
+				new AssignmentStrategy(true), ClientIdZone.of("warpstream"), () -> DetectedRack.of("az-b", "test"));
+		Map<String, Object> named = new HashMap<>();
+		decider.configure(ConsumerKind.OTHER, "ledger-export", named);
+		Map<String, Object> own = new HashMap<>(Map.of("client.id", "ledger-audit"));
+		decider.configure(ConsumerKind.OTHER, "audit", own);
+		Map<String, Object> binding = new HashMap<>();
+		decider.configure(ConsumerKind.BINDING, "orders-in-0", binding);
+		assertThat(named).containsEntry("client.id", "warpstream_az=az-b,ledger-export");
+		assertThat(own).containsEntry("client.id", "warpstream_az=az-b,ledger-audit");
+		assertThat(binding).containsEntry("client.id", "warpstream_az=az-b,orders-in-0");
+		assertThat(decider.configuredConsumers()).extracting(ConfiguredConsumer::clientId)
+			.containsExactly("warpstream_az=az-b,ledger-export", "warpstream_az=az-b,ledger-audit");
+		decider.configure(ConsumerKind.OTHER, "audit", own);
+		assertThat(own).containsEntry("client.id", "warpstream_az=az-b,ledger-audit");
+	}
+
+	@Test
+	void aPropertyNamingAConsumersOwnClientIdStillAppliesWhenTheTagIsAdded() {
+		this.properties.getConsumers().put("ledger-audit", Policy.FRESHNESS);
+		ClientRackDecider decider = new ClientRackDecider(this.properties, false, ProducerRackSupport.ofClasspath(),
+				new AssignmentStrategy(true), ClientIdZone.of("inkless"), () -> DetectedRack.of("az-b", "test"));
+		Map<String, Object> own = new HashMap<>(Map.of("client.id", "ledger-audit"));
+		assertThat(decider.configure(ConsumerKind.OTHER, "audit", own).policy()).isEqualTo(Policy.FRESHNESS);
+		assertThat(own).containsEntry("client.id", "diskless_az=az-b,ledger-audit").containsEntry("client.rack", "");
+	}
+
+	@Test
 	void aConfigurationThatListsTheZoneAwareAssignorItselfGetsOnlyTheZone() {
 		Map<String, Object> config = new HashMap<>(Map.of("client.rack", "",
 				"partition.assignment.strategy", ZoneAwareAssignor.class.getName()));
