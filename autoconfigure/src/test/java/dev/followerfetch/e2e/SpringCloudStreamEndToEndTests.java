@@ -24,15 +24,20 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
 
 import dev.followerfetch.application.BinderBindings;
 import dev.followerfetch.application.BinderClientRackConfiguration;
+import dev.followerfetch.policy.ZoneRoutingBrokers;
 import dev.followerfetch.test.ConsumerReadStats;
 import dev.followerfetch.test.MultiZoneKafkaExtension;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterEach;
@@ -123,6 +128,33 @@ class SpringCloudStreamEndToEndTests {
 			assertThat(bytes(registry, "process-in-0", "remote"))
 				.isLessThan(0.01 * bytes(registry, "process-in-0", "local"));
 			assertThat(bytes(registry, "audit-in-0", "remote")).isPositive();
+		});
+	}
+
+	@Test
+	void withAClientIdZoneABindingsConsumersSendTheTagAndTheHealthStillListsTheBinding() throws Exception {
+		String group = UUID.randomUUID().toString();
+		ConfigurableApplicationContext context = start(group, "follower-fetch.client-id-zone=inkless",
+				"spring.cloud.stream.kafka.binder.brokers=" + kafka.cluster().bootstrapServers());
+		context.getBean(StreamApplication.Received.class).awaitReceived("process-in-0", RECORDS);
+		try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+				kafka.cluster().bootstrapServers()))) {
+			List<String> clientIds = admin.describeConsumerGroups(List.of(group + "-process"))
+				.all()
+				.get(30, TimeUnit.SECONDS)
+				.get(group + "-process")
+				.members()
+				.stream()
+				.map(MemberDescription::clientId)
+				.toList();
+			System.out.println("binding process-in-0 sends client ids " + clientIds);
+			assertThat(clientIds).isNotEmpty()
+				.allSatisfy((clientId) -> assertThat(clientId).startsWith("diskless_az=" + ZONE + ",process-in-0"))
+				.allSatisfy((clientId) -> assertThat(ZoneRoutingBrokers.inkless(clientId)).contains(ZONE));
+		}
+		awaitHealth(context, (details) -> {
+			assertThat(details).containsEntry("state", "ACTIVE");
+			assertThat(binding(details, "process-in-0")).containsEntry("zoneLocalPartitions", 6);
 		});
 	}
 
