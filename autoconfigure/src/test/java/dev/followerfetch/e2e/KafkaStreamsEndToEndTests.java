@@ -21,16 +21,19 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
+import java.util.stream.Collectors;
 
 import dev.followerfetch.application.ClientRackAutoConfiguration;
 import dev.followerfetch.application.StreamsClientRackAutoConfiguration;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
 import dev.followerfetch.observation.FollowerFetchObservationAutoConfiguration;
 import dev.followerfetch.policy.FetchPolicyAutoConfiguration;
+import dev.followerfetch.policy.ZoneRoutingBrokers;
 import dev.followerfetch.test.ConsumerReadStats;
 import dev.followerfetch.test.MultiZoneKafkaExtension;
 import io.micrometer.core.instrument.Gauge;
@@ -190,6 +193,28 @@ class KafkaStreamsEndToEndTests {
 			StreamsBuilderFactoryBean factory = awaitProcessed(context, "&ownStreams");
 			assertReadsFromZone(clientStats(factory.getKafkaStreams(), MAIN_CONSUMER), INPUT, placement);
 		});
+	}
+
+	@Test
+	void withAClientIdZoneEveryClientOfTheApplicationIsNamedBehindTheTagAndStillReadsAndIsReportedInZone() {
+		runner("latest-tagged").withUserConfiguration(DefaultFactory.class)
+			.withPropertyValues("follower-fetch.client-id-zone=warpstream")
+			.run((context) -> {
+				StreamsBuilderFactoryBean factory = awaitProcessed(context, "&defaultKafkaStreamsBuilder");
+				Set<String> clientIds = factory.getKafkaStreams()
+					.metrics()
+					.keySet()
+					.stream()
+					.map((name) -> name.tags().get("client-id"))
+					.filter((id) -> id != null)
+					.collect(Collectors.toSet());
+				System.out.println("Kafka Streams client ids: " + clientIds);
+				assertThat(clientIds).contains("warpstream_az=" + ZONE + ",latest-tagged" + MAIN_CONSUMER)
+					.allSatisfy((id) -> assertThat(id).startsWith("warpstream_az=" + ZONE + ",latest-tagged"))
+					.allSatisfy((id) -> assertThat(ZoneRoutingBrokers.warpstream(id)).contains(ZONE));
+				assertReadsFromZone(clientStats(factory.getKafkaStreams(), MAIN_CONSUMER), INPUT, placement);
+				awaitStreamsHealth(context, "latest-tagged", "LOCALITY", 3, 0);
+			});
 	}
 
 	@Test
