@@ -59,4 +59,10 @@ public final class BinderClientRackAutoConfiguration {
 		return new BinderClientRackCustomizer(decider, bindings, report);
 	}
 
+	@Bean
+	BinderProducerClientIdCustomizer followerFetchBinderProducerClientIdCustomizer(
+			ObjectProvider<ClientRackDecider> decider) {
+		return new BinderProducerClientIdCustomizer(decider);
+	}
+
 }

@@ -25,7 +25,8 @@ import org.springframework.context.annotation.Configuration;
  * Configuration for a Kafka binder that runs in a context of its own, as a binder with an
  * {@code environment} of its own does in a multi-binder application: it hands that binder
  * the application's {@code client.rack} customizer, so that its bindings get their fetch
- * policy and are observed. Add it to each such binder by naming this class in
+ * policy and are observed, and its producer customizer for
+ * {@code follower-fetch.client-id-zone}. Add it to each such binder by naming this class in
  * {@code spring.cloud.stream.binders.<binder>.environment.spring.main.sources}.
  * Harmless where follower-fetch is disabled.
  *
@@ -39,6 +40,14 @@ public final class BinderClientRackConfiguration {
 		ApplicationContext application = application(binderContext);
 		return (application != null)
 				? application.getBeanProvider(BinderClientRackCustomizer.class).getIfAvailable() : null;
+	}
+
+	@Bean
+	@Nullable BinderProducerClientIdCustomizer followerFetchBinderProducerClientIdCustomizer(
+			ApplicationContext binderContext) {
+		ApplicationContext application = application(binderContext);
+		return (application != null)
+				? application.getBeanProvider(BinderProducerClientIdCustomizer.class).getIfAvailable() : null;
 	}
 
 	/**

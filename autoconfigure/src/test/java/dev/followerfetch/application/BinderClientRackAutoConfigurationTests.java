@@ -71,6 +71,28 @@ class BinderClientRackAutoConfigurationTests {
 	}
 
 	@Test
+	void withAClientIdZoneConsumerAndProducerBindingsSendTheTagFirst() {
+		this.contextRunner.withPropertyValues("follower-fetch.client-id-zone=automq").run((context) -> {
+			assertThat(bind(context, "process-in-0", Map.of())).containsEntry("client.id", "automq_az=az-b&process-in-0");
+			Map<String, Object> producer = new HashMap<>();
+			context.getBean(BinderProducerClientIdCustomizer.class).configure(producer, "process-out-0", "orders");
+			assertThat(producer).containsOnly(Map.entry("client.id", "automq_az=az-b&process-out-0"));
+			Map<String, Object> own = new HashMap<>(Map.of("client.id", "ledger"));
+			context.getBean(BinderProducerClientIdCustomizer.class).configure(own, "process-out-0", "orders");
+			assertThat(own).containsOnly(Map.entry("client.id", "automq_az=az-b&ledger"));
+		});
+	}
+
+	@Test
+	void withoutAClientIdZoneAProducerBindingIsLeftAlone() {
+		this.contextRunner.run((context) -> {
+			Map<String, Object> producer = new HashMap<>();
+			context.getBean(BinderProducerClientIdCustomizer.class).configure(producer, "process-out-0", "orders");
+			assertThat(producer).isEmpty();
+		});
+	}
+
+	@Test
 	void aBindingPolicyPropertyPutsThatBindingOnTheLeaders() {
 		this.contextRunner.withPropertyValues("follower-fetch.policy.bindings.audit-in-0=freshness").run((context) -> {
 			assertThat(bind(context, "audit-in-0", Map.of())).containsEntry(ConsumerConfig.CLIENT_RACK_CONFIG, "");

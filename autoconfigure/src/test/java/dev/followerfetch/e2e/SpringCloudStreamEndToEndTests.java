@@ -15,6 +15,7 @@
  */
 package dev.followerfetch.e2e;
 
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -23,11 +24,15 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
+
+import javax.management.ObjectName;
 
 import dev.followerfetch.application.BinderBindings;
 import dev.followerfetch.application.BinderClientRackConfiguration;
@@ -47,6 +52,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.json.JsonParserFactory;
+import org.springframework.cloud.stream.function.StreamBridge;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -156,6 +162,18 @@ class SpringCloudStreamEndToEndTests {
 			assertThat(details).containsEntry("state", "ACTIVE");
 			assertThat(binding(details, "process-in-0")).containsEntry("zoneLocalPartitions", 6);
 		});
+		assertThat(context.getBean(StreamBridge.class).send("orders", "tagged")).isTrue();
+		Set<String> producers = producerClientIds();
+		System.out.println("producer client ids in JMX: " + producers);
+		assertThat(producers).contains("diskless_az=" + ZONE + ",orders-1");
+	}
+
+	private static Set<String> producerClientIds() throws Exception {
+		return ManagementFactory.getPlatformMBeanServer()
+			.queryNames(new ObjectName("kafka.producer:type=producer-metrics,*"), null)
+			.stream()
+			.map((name) -> ObjectName.unquote(name.getKeyProperty("client-id")))
+			.collect(Collectors.toSet());
 	}
 
 	@Test
