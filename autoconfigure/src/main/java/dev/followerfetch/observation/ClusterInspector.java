@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -39,7 +40,11 @@ import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.admin.DescribeConfigsOptions;
 import org.apache.kafka.clients.admin.DescribeConsumerGroupsOptions;
+import org.apache.kafka.clients.admin.DescribeShareGroupsOptions;
 import org.apache.kafka.clients.admin.DescribeTopicsOptions;
+import org.apache.kafka.clients.admin.GroupListing;
+import org.apache.kafka.clients.admin.ListGroupsOptions;
+import org.apache.kafka.clients.admin.ShareGroupDescription;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.GroupType;
 import org.apache.kafka.common.KafkaFuture;
@@ -82,19 +87,28 @@ final class ClusterInspector implements AutoCloseable {
 	}
 
 	ClusterView inspect(Collection<String> topics) throws Exception {
-		return inspect(topics, List.of());
+		return inspect(topics, List.of(), Set.of());
 	}
 
 	/**
-	 * Read the cluster's facts for some topics and consumer groups.
+	 * Read the cluster's facts for some topics, consumer groups and share consumers.
 	 * @param topics the topics whose placement to read
 	 * @param groups the consumer groups whose assignor to read
+	 * @param shareClients the client ids of share consumers whose share group membership
+	 * to read, with the placement of the partitions assigned to them
 	 * @return the view
 	 * @throws Exception when the brokers cannot be read within the timeout
 	 */
-	ClusterView inspect(Collection<String> topics, Collection<String> groups) throws Exception {
+	ClusterView inspect(Collection<String> topics, Collection<String> groups, Set<String> shareClients)
+			throws Exception {
 		Admin client = admin();
 		int millis = (int) this.timeout.toMillis();
+		Map<String, ClusterView.ShareMember> shareMembers = shareMembers(client, shareClients, millis);
+		if (!shareMembers.isEmpty()) {
+			Set<String> withShared = new TreeSet<>(topics);
+			shareMembers.values().forEach((member) -> member.partitions().forEach((tp) -> withShared.add(tp.topic())));
+			topics = withShared;
+		}
 		Collection<Node> nodes = client.describeCluster(new DescribeClusterOptions().timeoutMs(millis))
 			.nodes()
 			.get(millis, TimeUnit.MILLISECONDS);
@@ -136,7 +150,68 @@ final class ClusterInspector implements AutoCloseable {
 		}
 		addStoppedReplicas(racks, partitions.values());
 		return new ClusterView(racks, selectors.selectors(), selectors.problem(), partitions, topicProblems,
-				selectors.unreachable(), groups(client, groups, millis));
+				selectors.unreachable(), groups(client, groups, millis), shareMembers);
+	}
+
+	/**
+	 * The share group membership of some share consumers: every share group the cluster
+	 * lists, described, for the members with those client ids. A cluster without share
+	 * groups, or one that cannot list or describe them now, leaves the membership unknown
+	 * this refresh.
+	 */
+	private static Map<String, ClusterView.ShareMember> shareMembers(Admin client, Set<String> clientIds, int millis)
+			throws InterruptedException {
+		if (clientIds.isEmpty()) {
+			return Map.of();
+		}
+		long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+		Map<String, ClusterView.ShareMember> members = new TreeMap<>();
+		try {
+			List<String> groupIds = client.listGroups(ListGroupsOptions.forShareGroups().timeoutMs(millis))
+				.all()
+				.get(millis, TimeUnit.MILLISECONDS)
+				.stream()
+				.map(GroupListing::groupId)
+				.sorted()
+				.toList();
+			if (groupIds.isEmpty()) {
+				return Map.of();
+			}
+			Map<String, KafkaFuture<ShareGroupDescription>> described = client
+				.describeShareGroups(groupIds, new DescribeShareGroupsOptions().timeoutMs(millis))
+				.describedGroups();
+			for (KafkaFuture<ShareGroupDescription> future : described.values()) {
+				try {
+					ShareGroupDescription group = future.get(Math.max(0, deadline - System.nanoTime()),
+							TimeUnit.NANOSECONDS);
+					group.members()
+						.stream()
+						.filter((member) -> clientIds.contains(member.clientId()))
+						.forEach((member) -> members.merge(member.clientId(),
+								new ClusterView.ShareMember(Set.of(group.groupId()),
+										member.assignment().topicPartitions()),
+								ClusterInspector::bothGroups));
+				}
+				catch (ExecutionException | java.util.concurrent.TimeoutException ex) {
+					// that group is unknown this refresh
+				}
+			}
+		}
+		catch (ExecutionException | java.util.concurrent.TimeoutException ex) {
+			// no share groups on this cluster (share.version 0, a broker before 4.1), or no answer
+		}
+		return members;
+	}
+
+	/**
+	 * One client id in two share groups (two consumers given the same {@code client.id}).
+	 */
+	private static ClusterView.ShareMember bothGroups(ClusterView.ShareMember first, ClusterView.ShareMember second) {
+		Set<String> groups = new TreeSet<>(first.groups());
+		groups.addAll(second.groups());
+		Set<TopicPartition> partitions = new HashSet<>(first.partitions());
+		partitions.addAll(second.partitions());
+		return new ClusterView.ShareMember(groups, partitions);
 	}
 
 	/**

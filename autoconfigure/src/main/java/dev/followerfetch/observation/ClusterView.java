@@ -15,9 +15,11 @@
  */
 package dev.followerfetch.observation;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 import org.apache.kafka.common.TopicPartition;
@@ -40,11 +42,13 @@ import org.jspecify.annotations.Nullable;
  * failed
  * @param groups how each consumer group asked about is assigned, by group id; a group
  * the brokers did not describe is missing
+ * @param shareMembers the share group membership of each share consumer asked about, by
+ * client id; one the brokers did not describe is missing
  * @author follower-fetch authors
  */
 record ClusterView(Map<Integer, String> brokerRacks, Map<Integer, Selector> selectors, @Nullable String selectorProblem,
 		Map<TopicPartition, Placement> partitions, Map<String, String> topicProblems,
-		Map<Integer, String> unreachable, Map<String, GroupAssignor> groups) {
+		Map<Integer, String> unreachable, Map<String, GroupAssignor> groups, Map<String, ShareMember> shareMembers) {
 
 	/**
 	 * Nothing known yet.
@@ -54,6 +58,13 @@ record ClusterView(Map<Integer, String> brokerRacks, Map<Integer, Selector> sele
 	ClusterView {
 		unreachable = Map.copyOf(unreachable);
 		groups = Map.copyOf(groups);
+		shareMembers = Map.copyOf(shareMembers);
+	}
+
+	ClusterView(Map<Integer, String> brokerRacks, Map<Integer, Selector> selectors, @Nullable String selectorProblem,
+			Map<TopicPartition, Placement> partitions, Map<String, String> topicProblems,
+			Map<Integer, String> unreachable, Map<String, GroupAssignor> groups) {
+		this(brokerRacks, selectors, selectorProblem, partitions, topicProblems, unreachable, groups, Map.of());
 	}
 
 	ClusterView(Map<Integer, String> brokerRacks, Map<Integer, Selector> selectors, @Nullable String selectorProblem,
@@ -74,7 +85,7 @@ record ClusterView(Map<Integer, String> brokerRacks, Map<Integer, Selector> sele
 	 */
 	ClusterView withoutReachability() {
 		return new ClusterView(this.brokerRacks, this.selectors, this.selectorProblem, this.partitions,
-				this.topicProblems, Map.of(), this.groups);
+				this.topicProblems, Map.of(), this.groups, this.shareMembers);
 	}
 
 	Set<String> racks() {
@@ -105,6 +116,22 @@ record ClusterView(Map<Integer, String> brokerRacks, Map<Integer, Selector> sele
 	 * brokers' assignor; empty while the group has no members
 	 */
 	record GroupAssignor(boolean consumerProtocol, String assignor) {
+
+	}
+
+	/**
+	 * A share consumer's membership, as the brokers describe its share group.
+	 *
+	 * @param groups the share group's id (more than one when several consumers share the
+	 * client id)
+	 * @param partitions the partitions assigned to the member
+	 */
+	record ShareMember(Set<String> groups, Set<TopicPartition> partitions) {
+
+		ShareMember {
+			groups = Collections.unmodifiableSortedSet(new TreeSet<>(groups));
+			partitions = Set.copyOf(partitions);
+		}
 
 	}
 

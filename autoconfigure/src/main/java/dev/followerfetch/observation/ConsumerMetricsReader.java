@@ -44,8 +44,9 @@ import org.jspecify.annotations.Nullable;
  * Reads what Kafka consumer clients report about their reads: from the {@code Metric}
  * maps of the consumers a source knows (listener containers, Streams applications,
  * bindings), or from JMX, where every consumer of the process registers its metrics under
- * its client id whoever built it. Share consumers (KIP-932) register under other types
- * and always read from leaders: they are left out.
+ * its client id whoever built it. Share consumers (KIP-932) register their per-broker
+ * bytes under the same types, and a {@code consumer-share-*} type besides: they are told
+ * apart by that type.
  *
  * @author follower-fetch authors
  */
@@ -56,6 +57,8 @@ final class ConsumerMetricsReader {
 	private static final String FETCH_GROUP = "consumer-fetch-manager-metrics";
 
 	private static final String NODE_GROUP = "consumer-node-metrics";
+
+	private static final String SHARE_GROUP_PREFIX = "consumer-share";
 
 	private static final String READ_REPLICA = "preferred-read-replica";
 
@@ -116,7 +119,7 @@ final class ConsumerMetricsReader {
 			names = server.queryNames(new ObjectName(DOMAIN + ":*"), null);
 		}
 		catch (JMException | RuntimeException | Error ex) {
-			return new JmxConsumers(Map.of(), Set.of(), ClusterInspector.describe(ex));
+			return new JmxConsumers(Map.of(), Map.of(), Set.of(), ClusterInspector.describe(ex));
 		}
 		Map<String, Builder> clients = new HashMap<>();
 		Map<String, Object> startTimes = new HashMap<>();
@@ -133,7 +136,7 @@ final class ConsumerMetricsReader {
 				continue;
 			}
 			try {
-				if (type.startsWith("consumer-share")) {
+				if (type.startsWith(SHARE_GROUP_PREFIX)) {
 					share.add(clientId);
 				}
 				else if (type.equals("app-info")) {
@@ -161,13 +164,14 @@ final class ConsumerMetricsReader {
 			}
 		}
 		Map<String, ClientMetrics> built = new LinkedHashMap<>();
+		Map<String, ClientMetrics> shares = new LinkedHashMap<>();
+		share.forEach((clientId) -> clients.computeIfAbsent(clientId, (id) -> new Builder()));
 		clients.keySet()
 			.stream()
-			.filter((clientId) -> !share.contains(clientId))
 			.sorted()
-			.forEach((clientId) -> built.put(clientId,
+			.forEach((clientId) -> (share.contains(clientId) ? shares : built).put(clientId,
 					Objects.requireNonNull(clients.get(clientId)).counter(startTimes.get(clientId)).build(clientId)));
-		return new JmxConsumers(built, all, null);
+		return new JmxConsumers(built, shares, all, null);
 	}
 
 	private static boolean isFetchAttribute(String name) {
@@ -215,10 +219,13 @@ final class ConsumerMetricsReader {
 	 *
 	 * @param clients what each consumer client (share consumers left out) reports, by
 	 * client id
+	 * @param shares what each share consumer client reports (its bytes per broker), by
+	 * client id
 	 * @param clientIds every client id with metrics in the {@code kafka.consumer} domain
 	 * @param failure why JMX could not be read, or {@code null}
 	 */
-	record JmxConsumers(Map<String, ClientMetrics> clients, Set<String> clientIds, @Nullable String failure) {
+	record JmxConsumers(Map<String, ClientMetrics> clients, Map<String, ClientMetrics> shares, Set<String> clientIds,
+			@Nullable String failure) {
 
 	}
 

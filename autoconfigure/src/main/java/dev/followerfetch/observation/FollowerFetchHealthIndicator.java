@@ -35,7 +35,10 @@ import org.springframework.boot.health.contributor.Status;
 final class FollowerFetchHealthIndicator extends AbstractHealthIndicator {
 
 	private static final Map<ConsumerKind, String> SECTIONS = Map.of(ConsumerKind.LISTENER, "listeners",
-			ConsumerKind.STREAMS, "streams", ConsumerKind.BINDING, "bindings", ConsumerKind.OTHER, "otherConsumers");
+			ConsumerKind.STREAMS, "streams", ConsumerKind.BINDING, "bindings", ConsumerKind.OTHER, "otherConsumers",
+			ConsumerKind.SHARE, "shareConsumers");
+
+	static final String SHARE_NOTE = "share groups fetch from the leaders: KIP-932 has no follower fetching";
 
 	private final Supplier<FollowerFetchSnapshot> snapshot;
 
@@ -121,6 +124,9 @@ final class FollowerFetchHealthIndicator extends AbstractHealthIndicator {
 		details.put("localBytes", reads.localBytes());
 		details.put("remoteBytes", reads.remoteBytes());
 		details.putAll(reads.details());
+		if (reads.kind() == ConsumerKind.SHARE) {
+			details.put("note", SHARE_NOTE);
+		}
 		return details;
 	}
 

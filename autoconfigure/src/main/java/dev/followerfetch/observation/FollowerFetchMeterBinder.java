@@ -31,11 +31,11 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 
 /**
  * Meters over the {@link ReadLocalityMonitor}'s snapshot: partitions read in and out of
- * zone per listener, Streams application, binding or other consumer (its {@code kind}
- * tag), the zone-local ones from the leader or a follower (its {@code replica} tag),
- * bytes received from each side, the rack in use and the state. Meters of a
- * consumer are registered when it first appears in a snapshot; other consumers are named
- * by client id, so at most {@value #MAX_OTHER_CONSUMERS} of them get meters. Bytes each
+ * zone per listener, Streams application, binding, other consumer or share consumer (its
+ * {@code kind} tag), the zone-local ones from the leader or a follower (its {@code replica}
+ * tag), bytes received from each side, the rack in use and the state. Meters of a
+ * consumer are registered when it first appears in a snapshot; other and share consumers
+ * are named by client id, so at most {@value #MAX_OTHER_CONSUMERS} of them get meters. Bytes each
  * producer factory sent to either side, at most {@value #MAX_PRODUCERS} factories.
  *
  * @author follower-fetch authors
@@ -87,11 +87,12 @@ final class FollowerFetchMeterBinder implements MeterBinder {
 			ConsumerKind kind = reads.kind();
 			String name = reads.name();
 			String policy = reads.policy().name().toLowerCase(Locale.ROOT);
-			if (kind == ConsumerKind.OTHER && !this.boundOthers.contains(name)) {
+			if ((kind == ConsumerKind.OTHER || kind == ConsumerKind.SHARE)
+					&& !this.boundOthers.contains(kind.tag() + ":" + name)) {
 				if (this.boundOthers.size() >= MAX_OTHER_CONSUMERS) {
 					continue;
 				}
-				this.boundOthers.add(name);
+				this.boundOthers.add(kind.tag() + ":" + name);
 			}
 			for (MeterRegistry registry : this.registries) {
 				if (!this.bound.add(kind.tag() + ":" + name + "@" + System.identityHashCode(registry))) {

@@ -39,6 +39,7 @@ import dev.followerfetch.policy.ConsumerPolicy.Origin;
  * configured through the {@code ClientRackDecider} is judged under its declared policy;
  * any other under {@code follower-fetch.policy.consumers.<client-id>} or
  * {@code follower-fetch.policy.default}, as a consumer the starter did not configure.
+ * Share consumers found there are {@link ShareConsumers}, never other consumers.
  *
  * @author follower-fetch authors
  */
@@ -62,7 +63,7 @@ final class OtherConsumers {
 	 * @param known the consumers the sources account for
 	 * @param problems where to say that JMX cannot be read, or holds none of the known
 	 * consumers
-	 * @return the other consumers, one per client id
+	 * @return the other consumers and the share consumers, one per client id
 	 */
 	List<Subject> find(Collection<Subject> known, List<Problem> problems) {
 		Set<String> knownIds = new HashSet<>();
@@ -104,6 +105,7 @@ final class OtherConsumers {
 					(declared != null) ? declared.config() : Map.of(), client.readReplicas().keySet(), Map::of, details);
 			others.add(new Subject(consumer, declared != null, client.readReplicas().keySet(), List.of(client)));
 		});
+		jmx.shares().values().forEach((client) -> others.add(ShareConsumers.found(client)));
 		return others;
 	}
 

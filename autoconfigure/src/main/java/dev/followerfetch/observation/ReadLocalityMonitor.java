@@ -57,7 +57,8 @@ import org.springframework.context.SmartLifecycle;
  * {@link ObservedConsumers} source for the application's consumers and reads their client
  * metrics ({@link ConsumerMetricsReader}); consumers no source accounts for are found in
  * JMX, attributed to a consumer configured through the {@code ClientRackDecider} when
- * their client id matches one, and otherwise reported by client id. It reads the
+ * their client id matches one, and otherwise reported by client id; share consumers are
+ * found there too, and their share groups' assignments asked of the brokers. It reads the
  * clusters' facts (broker racks, replica selectors, partition placement), keeping the
  * last ones read for a cluster that does not answer, and has the {@link SnapshotBuilder}
  * judge what it read. This class schedules and gathers; the judging is the builder's.
@@ -194,7 +195,12 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 			ClusterView view = inspect(inspector, subjects,
 					inspector.equals(producerCluster) ? producerTopics : Set.of(),
 					(name == null && byCluster.size() > 1) ? Problem.KAFKA_ADMIN : name, problems);
-			clusters.add(new ClusterReading(name, view, subjects, inspector.equals(producerCluster)));
+			ClusterView known = (view != null) ? view : ClusterView.UNKNOWN;
+			List<Subject> withShares = subjects.stream()
+				.map((subject) -> (subject.consumer().kind() == ConsumerKind.SHARE)
+						? ShareConsumers.assigned(subject, known) : subject)
+				.toList();
+			clusters.add(new ClusterReading(name, view, withShares, inspector.equals(producerCluster)));
 			subjects.forEach((subject) -> viewOf.put(subject, (view != null) ? view : ClusterView.UNKNOWN));
 		});
 		this.lastViews.keySet().retainAll(byCluster.keySet());
@@ -254,10 +260,14 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 			Set<String> producerTopics, @Nullable String cluster, List<Problem> problems) {
 		Set<String> topics = new TreeSet<>(producerTopics);
 		Set<String> groups = new TreeSet<>();
+		Set<String> shareClients = new TreeSet<>();
 		subjects.forEach((subject) -> {
 			subject.assigned().forEach((tp) -> topics.add(tp.topic()));
 			if (subject.consumer().group() != null) {
 				groups.add(subject.consumer().group());
+			}
+			if (subject.consumer().kind() == ConsumerKind.SHARE) {
+				shareClients.add(subject.consumer().name());
 			}
 		});
 		topics.addAll(this.realigner.topics(subjects));
@@ -266,7 +276,7 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 		}
 		ClusterView view;
 		try {
-			view = inspector.inspect(topics, groups);
+			view = inspector.inspect(topics, groups, shareClients);
 			this.lastViews.put(inspector, view);
 		}
 		catch (InterruptedException ex) {

@@ -17,6 +17,8 @@ package dev.followerfetch.policy;
 
 import java.util.Locale;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The ways an application consumes Kafka, each with its own policy properties and its
  * own section in the health details.
@@ -44,15 +46,21 @@ public enum ConsumerKind {
 	/**
 	 * A consumer the application builds itself, named by its client id.
 	 */
-	OTHER("follower-fetch.policy.consumers", "consumer", "client id");
+	OTHER("follower-fetch.policy.consumers", "consumer", "client id"),
 
-	private final String property;
+	/**
+	 * A share consumer (KIP-932), named by its client id. Share groups fetch from the
+	 * partition leaders whatever the consumer's configuration: no policy applies to it.
+	 */
+	SHARE(null, "share consumer", "client id");
+
+	private final @Nullable String property;
 
 	private final String noun;
 
 	private final String key;
 
-	ConsumerKind(String property, String noun, String key) {
+	ConsumerKind(@Nullable String property, String noun, String key) {
 		this.property = property;
 		this.noun = noun;
 		this.key = key;
@@ -60,7 +68,8 @@ public enum ConsumerKind {
 
 	/**
 	 * The value of the meters' {@code kind} tag.
-	 * @return {@code listener}, {@code streams}, {@code binding} or {@code other}
+	 * @return {@code listener}, {@code streams}, {@code binding}, {@code other} or
+	 * {@code share}
 	 */
 	public String tag() {
 		return name().toLowerCase(Locale.ROOT);
@@ -68,9 +77,9 @@ public enum ConsumerKind {
 
 	/**
 	 * The property that sets a policy per consumer of this kind.
-	 * @return the property prefix
+	 * @return the property prefix, {@code null} for {@link #SHARE}
 	 */
-	public String property() {
+	public @Nullable String property() {
 		return this.property;
 	}
 

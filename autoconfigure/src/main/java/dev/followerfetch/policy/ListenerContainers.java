@@ -31,11 +31,14 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
 import org.springframework.kafka.core.ConsumerFactory;
 import org.springframework.kafka.listener.AbstractMessageListenerContainer;
+import org.springframework.kafka.listener.AbstractShareKafkaMessageListenerContainer;
 import org.springframework.kafka.listener.MessageListenerContainer;
 
 /**
  * Every listener container of the application: those of {@code @KafkaListener} endpoints
- * and those declared as beans.
+ * and those declared as beans. Share listener containers (KIP-932) are not among them:
+ * their consumers fetch from the partition leaders whatever their configuration, so no
+ * policy applies to them, and they are observed as share consumers.
  *
  * @author follower-fetch authors
  */
@@ -51,8 +54,8 @@ public final class ListenerContainers {
 	}
 
 	/**
-	 * The listener containers: the registry's and the singleton container beans. Never
-	 * instantiates a prototype container.
+	 * The listener containers: the registry's and the singleton container beans, share
+	 * containers left out. Never instantiates a prototype container.
 	 * @return the containers
 	 */
 	public Collection<MessageListenerContainer> all() {
@@ -64,7 +67,12 @@ public final class ListenerContainers {
 		this.beanFactory.getBeansOfType(MessageListenerContainer.class, false, false)
 			.values()
 			.forEach((container) -> containers.put(container, true));
+		containers.keySet().removeIf(ListenerContainers::isShare);
 		return new ArrayList<>(containers.keySet());
+	}
+
+	private static boolean isShare(MessageListenerContainer container) {
+		return container instanceof AbstractShareKafkaMessageListenerContainer<?, ?>;
 	}
 
 	/**
