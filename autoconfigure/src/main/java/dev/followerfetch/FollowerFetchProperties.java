@@ -579,8 +579,9 @@ public class FollowerFetchProperties {
 		/**
 		 * Whether consumers found in JMX that no listener, Kafka Streams application or
 		 * binding accounts for (built by the application or a library) are observed and
-		 * reported under otherConsumers. JMX is process-wide: with several application
-		 * contexts in one JVM, each reports the others' consumers too.
+		 * reported under otherConsumers, and share consumers under shareConsumers. JMX is
+		 * process-wide: with several application contexts in one JVM, each reports the
+		 * others' consumers too.
 		 */
 		private boolean otherConsumers = true;
 
