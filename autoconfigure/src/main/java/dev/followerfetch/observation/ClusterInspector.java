@@ -70,7 +70,7 @@ final class ClusterInspector implements AutoCloseable {
 
 	private final Duration timeout;
 
-	private final String clientId;
+	private final Supplier<String> clientId;
 
 	private final Object lock = new Object();
 
@@ -80,7 +80,7 @@ final class ClusterInspector implements AutoCloseable {
 
 	private boolean closed;
 
-	ClusterInspector(Supplier<Map<String, Object>> adminConfig, Duration timeout, String clientId) {
+	ClusterInspector(Supplier<Map<String, Object>> adminConfig, Duration timeout, Supplier<String> clientId) {
 		this.adminConfig = adminConfig;
 		this.timeout = timeout;
 		this.clientId = clientId;
@@ -318,7 +318,7 @@ final class ClusterInspector implements AutoCloseable {
 			}
 			if (this.admin == null) {
 				Map<String, Object> config = new HashMap<>(this.adminConfig.get());
-				config.put(AdminClientConfig.CLIENT_ID_CONFIG, this.clientId);
+				config.put(AdminClientConfig.CLIENT_ID_CONFIG, this.clientId.get());
 				config.putIfAbsent(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) this.timeout.toMillis());
 				config.putIfAbsent(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) this.timeout.toMillis());
 				config.putIfAbsent(AdminClientConfig.RECONNECT_BACKOFF_MS_CONFIG, 1000);

@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -53,6 +54,8 @@ final class ClusterInspectors implements AutoCloseable {
 
 	private final Duration timeout;
 
+	private final UnaryOperator<String> clientIds;
+
 	private final ClusterInspector admin;
 
 	private final Map<String, ClusterInspector> others = new LinkedHashMap<>();
@@ -62,9 +65,22 @@ final class ClusterInspectors implements AutoCloseable {
 	private boolean closed;
 
 	ClusterInspectors(Supplier<Map<String, Object>> adminConfig, Duration timeout) {
+		this(adminConfig, timeout, UnaryOperator.identity());
+	}
+
+	/**
+	 * Inspectors whose admin clients send the client ids {@code clientIds} makes of theirs.
+	 * @param adminConfig the settings of the application's {@code KafkaAdmin}
+	 * @param timeout the time each inspection may take
+	 * @param clientIds the {@code client.id} to send for an inspector's own, asked when
+	 * its admin client is created (with {@code follower-fetch.client-id-zone}, the tagged
+	 * one)
+	 */
+	ClusterInspectors(Supplier<Map<String, Object>> adminConfig, Duration timeout, UnaryOperator<String> clientIds) {
 		this.adminConfig = adminConfig;
 		this.timeout = timeout;
-		this.admin = new ClusterInspector(adminConfig, timeout, CLIENT_ID);
+		this.clientIds = clientIds;
+		this.admin = new ClusterInspector(adminConfig, timeout, () -> clientIds.apply(CLIENT_ID));
 	}
 
 	/**
@@ -77,9 +93,9 @@ final class ClusterInspectors implements AutoCloseable {
 		if (this.closed || cluster == null || cluster.equals(adminCluster())) {
 			return this.admin;
 		}
-		return this.others.computeIfAbsent(cluster,
-				(key) -> new ClusterInspector(() -> adminConfigOf(consumerConfig), this.timeout,
-						CLIENT_ID + "-" + (this.others.size() + 2)));
+		String clientId = CLIENT_ID + "-" + (this.others.size() + 2);
+		return this.others.computeIfAbsent(cluster, (key) -> new ClusterInspector(() -> adminConfigOf(consumerConfig),
+				this.timeout, () -> this.clientIds.apply(clientId)));
 	}
 
 	/**

@@ -20,6 +20,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 import dev.followerfetch.FollowerFetchProperties;
@@ -101,7 +102,9 @@ public final class FollowerFetchObservationAutoConfiguration {
 						observation.getMaxListedPartitions(), "Must be zero or more.");
 			}
 			ClusterInspectors inspectors = new ClusterInspectors(() -> ApplicationKafkaAdmin.configuration(kafkaAdmin),
-					observation.getTimeout());
+					observation.getTimeout(), (clientId) -> Optional.ofNullable(decider.getIfAvailable())
+						.flatMap((configured) -> configured.clientId(null, clientId))
+						.orElse(clientId));
 			FollowerFetchProperties.Assignment assignment = properties.getAssignment();
 			requireNotNegative("follower-fetch.assignment.realign-grace", assignment.getRealignGrace(), "2m");
 			requireNotNegative("follower-fetch.assignment.realign-interval", assignment.getRealignInterval(), "10m");

@@ -34,6 +34,7 @@ import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -127,11 +128,13 @@ class ClientIdZoneEndToEndTests {
 			assertThat(listener(health, "audit")).containsEntry("zoneLocalPartitions", 6);
 			assertThat(otherConsumers(health)).containsOnlyKeys("warpstream_az=az-b,ledger-export");
 			assertThat(otherConsumers(health).get("warpstream_az=az-b,ledger-export"))
-				.asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.MAP)
+				.asInstanceOf(InstanceOfAssertFactories.MAP)
 				.containsEntry("declared", true)
 				.containsEntry("configuredAs", "ledger-export")
 				.containsEntry("zoneLocalPartitions", 6);
 		}
+		assertThat(JmxClientIds.adminClients()).as("the health monitor's admin client")
+			.contains("warpstream_az=az-b,follower-fetch-monitor");
 	}
 
 	@Test

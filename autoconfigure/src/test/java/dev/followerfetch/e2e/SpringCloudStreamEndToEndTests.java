@@ -15,7 +15,6 @@
  */
 package dev.followerfetch.e2e;
 
-import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -30,9 +29,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
-import java.util.stream.Collectors;
-
-import javax.management.ObjectName;
 
 import dev.followerfetch.application.BinderBindings;
 import dev.followerfetch.application.BinderClientRackConfiguration;
@@ -163,17 +159,9 @@ class SpringCloudStreamEndToEndTests {
 			assertThat(binding(details, "process-in-0")).containsEntry("zoneLocalPartitions", 6);
 		});
 		assertThat(context.getBean(StreamBridge.class).send("orders", "tagged")).isTrue();
-		Set<String> producers = producerClientIds();
+		Set<String> producers = JmxClientIds.producers();
 		System.out.println("producer client ids in JMX: " + producers);
 		assertThat(producers).contains("diskless_az=" + ZONE + ",orders-1");
-	}
-
-	private static Set<String> producerClientIds() throws Exception {
-		return ManagementFactory.getPlatformMBeanServer()
-			.queryNames(new ObjectName("kafka.producer:type=producer-metrics,*"), null)
-			.stream()
-			.map((name) -> ObjectName.unquote(name.getKeyProperty("client-id")))
-			.collect(Collectors.toSet());
 	}
 
 	@Test
