@@ -42,7 +42,6 @@ import org.apache.kafka.clients.admin.DescribeConfigsOptions;
 import org.apache.kafka.clients.admin.DescribeConsumerGroupsOptions;
 import org.apache.kafka.clients.admin.DescribeShareGroupsOptions;
 import org.apache.kafka.clients.admin.DescribeTopicsOptions;
-import org.apache.kafka.clients.admin.GroupListing;
 import org.apache.kafka.clients.admin.ListGroupsOptions;
 import org.apache.kafka.clients.admin.ShareGroupDescription;
 import org.apache.kafka.clients.admin.TopicDescription;
@@ -75,6 +74,8 @@ final class ClusterInspector implements AutoCloseable {
 	private final Object lock = new Object();
 
 	private final Map<Integer, String> lastKnownRacks = new ConcurrentHashMap<>();
+
+	private final ShareGroupSearch shareSearch = new ShareGroupSearch();
 
 	private @Nullable Admin admin;
 
@@ -154,29 +155,35 @@ final class ClusterInspector implements AutoCloseable {
 	}
 
 	/**
-	 * The share group membership of some share consumers: every share group the cluster
-	 * lists, described, for the members with those client ids. A cluster without share
-	 * groups, or one that cannot list or describe them now, leaves the membership unknown
-	 * this refresh.
+	 * The share group membership of some share consumers: the groups where they were
+	 * found before, and every share group the cluster lists when one of them is not found
+	 * yet ({@link ShareGroupSearch}). Groups the cluster cannot list or describe now leave
+	 * the membership unknown this refresh.
 	 */
-	private static Map<String, ClusterView.ShareMember> shareMembers(Admin client, Set<String> clientIds, int millis)
+	private Map<String, ClusterView.ShareMember> shareMembers(Admin client, Set<String> clientIds, int millis)
 			throws InterruptedException {
 		if (clientIds.isEmpty()) {
 			return Map.of();
 		}
 		long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-		Map<String, ClusterView.ShareMember> members = new TreeMap<>();
-		try {
-			List<String> groupIds = client.listGroups(ListGroupsOptions.forShareGroups().timeoutMs(millis))
-				.all()
-				.get(millis, TimeUnit.MILLISECONDS)
-				.stream()
-				.map(GroupListing::groupId)
-				.sorted()
-				.toList();
-			if (groupIds.isEmpty()) {
-				return Map.of();
+		ShareGroupSearch.Plan plan = this.shareSearch.plan(clientIds, System.nanoTime());
+		Set<String> groupIds = new TreeSet<>(plan.groups());
+		boolean everyGroup = plan.everyGroup();
+		if (everyGroup) {
+			try {
+				client.listGroups(ListGroupsOptions.forShareGroups().timeoutMs(millis))
+					.all()
+					.get(millis, TimeUnit.MILLISECONDS)
+					.forEach((listing) -> groupIds.add(listing.groupId()));
 			}
+			catch (ExecutionException | java.util.concurrent.TimeoutException ex) {
+				// no share groups on this cluster (share.version 0, a broker before 4.1), or no answer
+				everyGroup = false;
+			}
+		}
+		Map<String, ClusterView.ShareMember> members = new TreeMap<>();
+		Map<String, String> foundIn = new HashMap<>();
+		if (!groupIds.isEmpty()) {
 			Map<String, KafkaFuture<ShareGroupDescription>> described = client
 				.describeShareGroups(groupIds, new DescribeShareGroupsOptions().timeoutMs(millis))
 				.describedGroups();
@@ -187,19 +194,18 @@ final class ClusterInspector implements AutoCloseable {
 					group.members()
 						.stream()
 						.filter((member) -> clientIds.contains(member.clientId()))
-						.forEach((member) -> members.merge(member.clientId(),
-								new ClusterView.ShareMember(Set.of(group.groupId()),
-										member.assignment().topicPartitions()),
-								ClusterInspector::bothGroups));
+						.forEach((member) -> {
+							foundIn.putIfAbsent(member.clientId(), group.groupId());
+							members.merge(member.clientId(), new ClusterView.ShareMember(Set.of(group.groupId()),
+									member.assignment().topicPartitions()), ClusterInspector::bothGroups);
+						});
 				}
 				catch (ExecutionException | java.util.concurrent.TimeoutException ex) {
 					// that group is unknown this refresh
 				}
 			}
 		}
-		catch (ExecutionException | java.util.concurrent.TimeoutException ex) {
-			// no share groups on this cluster (share.version 0, a broker before 4.1), or no answer
-		}
+		this.shareSearch.found(clientIds, foundIn, everyGroup, System.nanoTime());
 		return members;
 	}
 
