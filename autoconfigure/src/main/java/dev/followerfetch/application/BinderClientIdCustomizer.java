@@ -18,36 +18,52 @@ package dev.followerfetch.application;
 import java.util.Map;
 
 import dev.followerfetch.policy.ClientRackDecider;
-import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.CommonClientConfigs;
+
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.cloud.stream.binder.kafka.provisioning.AdminClientConfigCustomizer;
 import org.springframework.cloud.stream.binder.kafka.support.ProducerConfigCustomizer;
 import org.springframework.core.Ordered;
 import org.springframework.util.StringUtils;
 
 /**
- * Gives each producer binding of the Spring Cloud Stream Kafka binder the zone tag of
- * {@code follower-fetch.client-id-zone} in its {@code client.id}, the binding's name
- * following it when the configuration has none (the binder's producer factory then adds
- * a counter per producer). A class of its own: the binder's consumer and producer
- * customizers declare the same method.
+ * Gives the producers and the admin client of the Spring Cloud Stream Kafka binder the
+ * zone tag of {@code follower-fetch.client-id-zone} in their {@code client.id}: a
+ * producer binding's name follows it when the configuration has none (the binder's
+ * producer factory then adds a counter per producer), {@code producer} for the factory of
+ * a transactional binder, which has no binding, and {@code binder-admin} for the
+ * provisioner's admin client. A class apart from the consumer customizer: the binder's
+ * consumer and producer customizers declare the same method.
  *
  * @author follower-fetch authors
  */
-final class BinderProducerClientIdCustomizer implements ProducerConfigCustomizer, Ordered {
+final class BinderClientIdCustomizer implements ProducerConfigCustomizer, AdminClientConfigCustomizer, Ordered {
 
 	private final ObjectProvider<ClientRackDecider> decider;
 
-	BinderProducerClientIdCustomizer(ObjectProvider<ClientRackDecider> decider) {
+	BinderClientIdCustomizer(ObjectProvider<ClientRackDecider> decider) {
 		this.decider = decider;
 	}
 
 	@Override
-	public void configure(Map<String, Object> producerProperties, String bindingName, String destination) {
-		String name = StringUtils.hasText(bindingName) ? bindingName : destination;
+	public void configure(Map<String, Object> producerProperties, @Nullable String bindingName,
+			@Nullable String destination) {
+		String name = StringUtils.hasText(bindingName) ? bindingName
+				: StringUtils.hasText(destination) ? destination : "producer";
+		tag(producerProperties, name);
+	}
+
+	@Override
+	public void configure(Map<String, Object> adminClientProperties) {
+		tag(adminClientProperties, "binder-admin");
+	}
+
+	private void tag(Map<String, Object> properties, String base) {
 		this.decider.getObject()
-			.clientId(producerProperties.get(ProducerConfig.CLIENT_ID_CONFIG), name)
-			.ifPresent((clientId) -> producerProperties.put(ProducerConfig.CLIENT_ID_CONFIG, clientId));
+			.clientId(properties.get(CommonClientConfigs.CLIENT_ID_CONFIG), base)
+			.ifPresent((clientId) -> properties.put(CommonClientConfigs.CLIENT_ID_CONFIG, clientId));
 	}
 
 	@Override

@@ -60,9 +60,9 @@ public final class BinderClientRackAutoConfiguration {
 	}
 
 	@Bean
-	BinderProducerClientIdCustomizer followerFetchBinderProducerClientIdCustomizer(
+	BinderClientIdCustomizer followerFetchBinderClientIdCustomizer(
 			ObjectProvider<ClientRackDecider> decider) {
-		return new BinderProducerClientIdCustomizer(decider);
+		return new BinderClientIdCustomizer(decider);
 	}
 
 }

@@ -25,8 +25,8 @@ import org.springframework.context.annotation.Configuration;
  * Configuration for a Kafka binder that runs in a context of its own, as a binder with an
  * {@code environment} of its own does in a multi-binder application: it hands that binder
  * the application's {@code client.rack} customizer, so that its bindings get their fetch
- * policy and are observed, and its producer customizer for
- * {@code follower-fetch.client-id-zone}. Add it to each such binder by naming this class in
+ * policy and are observed, and its producer and admin client customizer
+ * for {@code follower-fetch.client-id-zone}. Add it to each such binder by naming this class in
  * {@code spring.cloud.stream.binders.<binder>.environment.spring.main.sources}.
  * Harmless where follower-fetch is disabled.
  *
@@ -43,11 +43,11 @@ public final class BinderClientRackConfiguration {
 	}
 
 	@Bean
-	@Nullable BinderProducerClientIdCustomizer followerFetchBinderProducerClientIdCustomizer(
+	@Nullable BinderClientIdCustomizer followerFetchBinderClientIdCustomizer(
 			ApplicationContext binderContext) {
 		ApplicationContext application = application(binderContext);
 		return (application != null)
-				? application.getBeanProvider(BinderProducerClientIdCustomizer.class).getIfAvailable() : null;
+				? application.getBeanProvider(BinderClientIdCustomizer.class).getIfAvailable() : null;
 	}
 
 	/**

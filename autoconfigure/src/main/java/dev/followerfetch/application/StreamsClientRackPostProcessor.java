@@ -20,6 +20,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.UUID;
 import java.util.function.BiFunction;
 
 import dev.followerfetch.ClientRack;
@@ -49,9 +50,10 @@ import org.springframework.kafka.config.StreamsBuilderFactoryBean;
  * freshness also sets an empty {@code main.consumer.client.rack}, keeping the stream
  * threads on the partition leaders while restoration and global tables still read in
  * the zone. A rack the configuration sets itself, plain or prefixed, is kept. With
- * {@code follower-fetch.client-id-zone}, {@code client.id} (the application id when it
- * has none) gets the zone tag first: Kafka Streams names every client of the application
- * after it.
+ * {@code follower-fetch.client-id-zone}, {@code client.id} gets the zone tag first: Kafka
+ * Streams names every client of the application after it. Without one, the tag is
+ * followed by the application id and a random UUID, as Kafka Streams' own default is by
+ * the application id and its process id, so instances stay distinct.
  *
  * @author follower-fetch authors
  */
@@ -115,7 +117,8 @@ final class StreamsClientRackPostProcessor implements BeanPostProcessor, SmartIn
 		if (requestTimeout != null) {
 			config.put(StreamsConfig.consumerPrefix(REQUEST_TIMEOUT), requestTimeout);
 		}
-		Optional<String> clientId = decider.clientId(config.get(StreamsConfig.CLIENT_ID_CONFIG), applicationId.toString());
+		Optional<String> clientId = decider.clientId(config.get(StreamsConfig.CLIENT_ID_CONFIG),
+				applicationId + "-" + UUID.randomUUID());
 		clientId.ifPresent((id) -> config.put(StreamsConfig.CLIENT_ID_CONFIG, id));
 		if (!added.isEmpty() || lease != null || requestTimeout != null || clientId.isPresent()) {
 			factory.setStreamsConfiguration(config);

@@ -133,7 +133,8 @@ public final class FollowerFetchObservationAutoConfiguration {
 				return (rackDecider != null) ? rackDecider.configuredConsumers() : List.of();
 			}, (clientId) -> {
 				ClientRackDecider rackDecider = decider.getIfAvailable();
-				return (rackDecider != null) ? rackDecider.decide(ConsumerKind.OTHER, clientId, null, null, null)
+				return (rackDecider != null)
+						? rackDecider.decide(ConsumerKind.OTHER, rackDecider.untagged(clientId), null, null, null)
 						: new ConsumerPolicy(ConsumerKind.OTHER, clientId, defaultPolicy, Origin.DEFAULT);
 			});
 		}

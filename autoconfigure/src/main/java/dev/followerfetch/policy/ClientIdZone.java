@@ -100,13 +100,14 @@ public final class ClientIdZone {
 
 	/**
 	 * Whether a zone can be put in the tag as it is: a brokers' parser stops at the
-	 * separators, {@code =} and blanks.
+	 * separators, {@code =} and blanks, and a query string's decodes {@code %} and
+	 * {@code +}.
 	 * @param zone the zone
 	 * @return whether the zone has none of them
 	 */
 	public boolean fits(String zone) {
 		return !zone.isEmpty() && zone.chars()
-			.noneMatch((c) -> c == ',' || c == '&' || c == '=' || c == ';' || Character.isWhitespace(c));
+			.noneMatch((c) -> ",&=;%+".indexOf(c) >= 0 || Character.isWhitespace(c));
 	}
 
 	/**
@@ -122,14 +123,31 @@ public final class ClientIdZone {
 		if (!enabled() || zone == null || !fits(zone)) {
 			return Optional.empty();
 		}
-		String ownId = (own != null) ? own.toString().trim() : "";
-		if (ownId.isEmpty() && (base == null || base.isBlank())) {
+		String ownId = (own != null && !own.toString().isBlank()) ? own.toString() : null;
+		if (ownId == null && (base == null || base.isBlank())) {
 			return Optional.empty();
 		}
 		if (tagged(ownId)) {
 			return Optional.empty();
 		}
-		return Optional.of(this.keys.get(0) + "=" + zone + this.separator + (ownId.isEmpty() ? base : ownId));
+		return Optional.of(this.keys.get(0) + "=" + zone + this.separator + ((ownId != null) ? ownId : base));
+	}
+
+	/**
+	 * A client id without the tag this rule puts first, as the application named the
+	 * client.
+	 * @param clientId a client id
+	 * @return the client id after the tag, or the client id itself when it does not start
+	 * with one
+	 */
+	public String untagged(String clientId) {
+		for (String key : this.keys) {
+			int separator = clientId.indexOf(this.separator);
+			if (clientId.startsWith(key + "=") && separator > 0) {
+				return clientId.substring(separator + 1);
+			}
+		}
+		return clientId;
 	}
 
 	/**

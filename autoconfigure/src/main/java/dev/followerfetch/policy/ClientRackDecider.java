@@ -24,6 +24,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 import dev.followerfetch.ClientRack;
@@ -76,7 +79,9 @@ public final class ClientRackDecider {
 
 	private final ClientIdZone clientIdZone;
 
-	private volatile boolean clientIdZoneReported;
+	private final AtomicBoolean clientIdZoneReported = new AtomicBoolean();
+
+	private final Map<String, AtomicInteger> clientIdBases = new ConcurrentHashMap<>();
 
 	private final Map<String, ConfiguredConsumer> configuredConsumers = new LinkedHashMap<>() {
 
@@ -248,8 +253,10 @@ public final class ClientRackDecider {
 	 * Configure one consumer's configuration map, as used for a binding or a consumer the
 	 * application builds itself: decide its policy from its own {@code client.rack} and the
 	 * properties, then add the {@code client.rack}, replica lease and zone-aware
-	 * assignment it needs, never replacing a value the configuration already has. A
-	 * consumer of kind {@link ConsumerKind#OTHER} is remembered, so the health reports it
+	 * assignment it needs, never replacing a value the configuration already has; with
+	 * {@code follower-fetch.client-id-zone}, its {@code client.id} gets the zone tag first
+	 * (the name after the tag when it has none). A consumer of kind
+	 * {@link ConsumerKind#OTHER} is remembered, so the health reports it
 	 * under its declared policy: give it a {@code client.id} (or use its client id as
 	 * name).
 	 * {@code follower-fetch.policy.consumers} is looked up by its name, then by its
@@ -296,8 +303,9 @@ public final class ClientRackDecider {
 	 * The {@code client.id} a client must send for {@code follower-fetch.client-id-zone}:
 	 * its own with the zone tag first, or the tag and {@code base} when it has none.
 	 * @param own the client's own {@code client.id}, or {@code null}
-	 * @param base what follows the tag when the client has no {@code client.id}, or
-	 * {@code null} to leave such a client alone
+	 * @param base what follows the tag when the client has no {@code client.id} (a
+	 * number after it when another client got it before), or {@code null} to leave such a
+	 * client alone
 	 * @return the {@code client.id} to set, or empty to keep the client's: no tag is
 	 * configured, the client already carries one, or no zone that fits a tag is detected
 	 */
@@ -306,22 +314,38 @@ public final class ClientRackDecider {
 			return Optional.empty();
 		}
 		Optional<String> zone = detectedRack().rack();
-		if ((zone.isEmpty() || !this.clientIdZone.fits(zone.get())) && !this.clientIdZoneReported) {
-			this.clientIdZoneReported = true;
+		if ((zone.isEmpty() || !this.clientIdZone.fits(zone.get())) && this.clientIdZoneReported.compareAndSet(false, true)) {
 			logger.warn(ClientIdZone.PROPERTY + "=" + this.clientIdZone + " adds no "
 					+ this.clientIdZone.key().orElse("") + " to client ids: "
 					+ zone.map((rack) -> "the zone '" + rack + "' has characters a client id tag cannot carry")
 						.orElse("no zone was detected"));
 		}
-		return this.clientIdZone.clientId(own, base, zone.orElse(null));
+		Optional<String> clientId = this.clientIdZone.clientId(own, base, zone.orElse(null));
+		if (clientId.isPresent() && base != null && (own == null || own.toString().isBlank())) {
+			return this.clientIdZone.clientId(null, distinct(base), zone.orElse(null));
+		}
+		return clientId;
 	}
 
 	/**
-	 * The zone tag clients get in {@code client.id}.
-	 * @return {@code follower-fetch.client-id-zone}
+	 * A client id without the tag of {@code follower-fetch.client-id-zone}, as the
+	 * application named the client: what {@code follower-fetch.policy.consumers.<client-id>}
+	 * names.
+	 * @param clientId a client id, tagged or not
+	 * @return the client id after the tag
 	 */
-	public ClientIdZone clientIdZone() {
-		return this.clientIdZone;
+	public String untagged(String clientId) {
+		return this.clientIdZone.untagged(clientId);
+	}
+
+	/**
+	 * A base made up for a client that has no {@code client.id}: the first client with it
+	 * gets it as it is, the next ones a number after it, so that no two clients share a
+	 * client id where Kafka would have made up distinct ones.
+	 */
+	private String distinct(String base) {
+		int use = this.clientIdBases.computeIfAbsent(base, (key) -> new AtomicInteger()).incrementAndGet();
+		return (use == 1) ? base : base + "-" + use;
 	}
 
 	/**

@@ -20,6 +20,7 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
@@ -34,7 +35,11 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.context.SmartLifecycle;
+import org.springframework.kafka.core.ConsumerFactory;
+import org.springframework.kafka.listener.AbstractMessageListenerContainer;
 import org.springframework.kafka.listener.ContainerProperties;
 import org.springframework.kafka.listener.MessageListenerContainer;
 import org.springframework.util.StringUtils;
@@ -55,6 +60,9 @@ final class ListenerPolicyApplier implements SmartLifecycle {
 	static final int PHASE = Integer.MIN_VALUE;
 
 	private static final Log logger = LogFactory.getLog(ListenerPolicyApplier.class);
+
+	// the id Spring Kafka gives a @KafkaListener without one
+	private static final String GENERATED_ID_PREFIX = "org.springframework.kafka.KafkaListenerEndpointContainer#";
 
 	private final Supplier<Collection<MessageListenerContainer>> containers;
 
@@ -155,13 +163,28 @@ final class ListenerPolicyApplier implements SmartLifecycle {
 	 * A container's consumers take its client id prefix, else their factory's
 	 * {@code client.id}, then the container's suffix ({@code -0}, {@code -1}): a prefix
 	 * with the zone tag first, followed by the one the container had, its factory's
-	 * {@code client.id} or else the listener id, keeps them tagged and distinct.
+	 * {@code client.id} or else the listener id ({@code consumer-<group>} for a generated
+	 * one), keeps them tagged and distinct. A {@code client.id} in the container's own
+	 * consumer properties is not one Spring Kafka uses.
 	 */
 	private void withZoneInItsClientId(MessageListenerContainer container, ContainerProperties containerProperties) {
 		String prefix = containerProperties.getClientId();
-		Object own = StringUtils.hasText(prefix) ? prefix
-				: ListenerContainers.consumerConfig(container).get(ConsumerConfig.CLIENT_ID_CONFIG);
-		this.decider.clientId(own, container.getListenerId()).ifPresent(containerProperties::setClientId);
+		Object own = StringUtils.hasText(prefix) ? prefix : factoryClientId(container);
+		String id = container.getListenerId();
+		String base = (id != null && !id.startsWith(GENERATED_ID_PREFIX)) ? id
+				: "consumer-" + Objects.requireNonNullElse(container.getGroupId(), "");
+		this.decider.clientId(own, base).ifPresent(containerProperties::setClientId);
+	}
+
+	private static @Nullable Object factoryClientId(MessageListenerContainer container) {
+		try {
+			return (container instanceof AbstractMessageListenerContainer<?, ?> withFactory
+					&& ListenerContainers.consumerFactory(withFactory) instanceof ConsumerFactory<?, ?> factory)
+							? factory.getConfigurationProperties().get(ConsumerConfig.CLIENT_ID_CONFIG) : null;
+		}
+		catch (UnsupportedOperationException ex) {
+			return null;
+		}
 	}
 
 	private void reportUnknownIds(Collection<MessageListenerContainer> all) {

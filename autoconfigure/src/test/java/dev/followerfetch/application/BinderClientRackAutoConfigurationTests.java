@@ -75,11 +75,24 @@ class BinderClientRackAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("follower-fetch.client-id-zone=automq").run((context) -> {
 			assertThat(bind(context, "process-in-0", Map.of())).containsEntry("client.id", "automq_az=az-b&process-in-0");
 			Map<String, Object> producer = new HashMap<>();
-			context.getBean(BinderProducerClientIdCustomizer.class).configure(producer, "process-out-0", "orders");
+			context.getBean(BinderClientIdCustomizer.class).configure(producer, "process-out-0", "orders");
 			assertThat(producer).containsOnly(Map.entry("client.id", "automq_az=az-b&process-out-0"));
 			Map<String, Object> own = new HashMap<>(Map.of("client.id", "ledger"));
-			context.getBean(BinderProducerClientIdCustomizer.class).configure(own, "process-out-0", "orders");
+			context.getBean(BinderClientIdCustomizer.class).configure(own, "process-out-0", "orders");
 			assertThat(own).containsOnly(Map.entry("client.id", "automq_az=az-b&ledger"));
+		});
+	}
+
+	@Test
+	void withAClientIdZoneATransactionalBindersFactoryAndTheProvisionersAdminClientSendTheTagToo() {
+		this.contextRunner.withPropertyValues("follower-fetch.client-id-zone=warpstream").run((context) -> {
+			BinderClientIdCustomizer customizer = context.getBean(BinderClientIdCustomizer.class);
+			Map<String, Object> transactional = new HashMap<>();
+			customizer.configure(transactional, null, null);
+			assertThat(transactional).containsOnly(Map.entry("client.id", "warpstream_az=az-b,producer"));
+			Map<String, Object> admin = new HashMap<>();
+			customizer.configure(admin);
+			assertThat(admin).containsOnly(Map.entry("client.id", "warpstream_az=az-b,binder-admin"));
 		});
 	}
 
@@ -87,7 +100,7 @@ class BinderClientRackAutoConfigurationTests {
 	void withoutAClientIdZoneAProducerBindingIsLeftAlone() {
 		this.contextRunner.run((context) -> {
 			Map<String, Object> producer = new HashMap<>();
-			context.getBean(BinderProducerClientIdCustomizer.class).configure(producer, "process-out-0", "orders");
+			context.getBean(BinderClientIdCustomizer.class).configure(producer, "process-out-0", "orders");
 			assertThat(producer).isEmpty();
 		});
 	}

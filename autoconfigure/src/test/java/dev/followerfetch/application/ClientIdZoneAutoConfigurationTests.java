@@ -16,6 +16,7 @@
 package dev.followerfetch.application;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -115,6 +116,22 @@ class ClientIdZoneAutoConfigurationTests {
 	}
 
 	@Test
+	void aListenerWithoutAnIdIsNamedAfterItsGroupAndAClientIdInItsPropertiesWhichSpringKafkaIgnoresIsIgnored() {
+		this.contextRunner.withUserConfiguration(UnnamedListeners.class)
+			.withPropertyValues("follower-fetch.client-id-zone=warpstream")
+			.run((context) -> {
+				List<String> prefixes = context.getBean(KafkaListenerEndpointRegistry.class)
+					.getListenerContainers()
+					.stream()
+					.map((container) -> container.getContainerProperties().getClientId())
+					.sorted()
+					.toList();
+				assertThat(prefixes).containsExactly("warpstream_az=az-b,consumer-ledger",
+						"warpstream_az=az-b,consumer-ledger-2", "warpstream_az=az-b,named");
+			});
+	}
+
+	@Test
 	void listenerContainersOfAFactoryWithAClientIdFollowTheFactorysTaggedId() {
 		this.contextRunner.withUserConfiguration(Listeners.class)
 			.withPropertyValues("follower-fetch.client-id-zone=warpstream", "spring.kafka.consumer.client-id=billing")
@@ -127,13 +144,25 @@ class ClientIdZoneAutoConfigurationTests {
 	}
 
 	@Test
-	void aKafkaStreamsApplicationIsNamedAfterItsApplicationIdBehindTheTag() {
+	void aKafkaStreamsApplicationIsNamedAfterItsApplicationIdAndAnInstanceIdBehindTheTag() {
 		this.contextRunner.withUserConfiguration(Streams.class)
 			.withConfiguration(AutoConfigurations.of(StreamsClientRackAutoConfiguration.class))
 			.withPropertyValues("follower-fetch.client-id-zone=zone", "spring.kafka.streams.auto-startup=false",
 					"spring.kafka.streams.application-id=counts")
 			.run((context) -> assertThat(context.getBean("&defaultKafkaStreamsBuilder", StreamsBuilderFactoryBean.class)
-				.getStreamsConfiguration()).containsEntry(StreamsConfig.CLIENT_ID_CONFIG, "zone=az-b,counts"));
+				.getStreamsConfiguration()
+				.getProperty(StreamsConfig.CLIENT_ID_CONFIG))
+				.matches("zone=az-b,counts-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"));
+	}
+
+	@Test
+	void aKafkaStreamsApplicationsOwnClientIdFollowsTheTag() {
+		this.contextRunner.withUserConfiguration(Streams.class)
+			.withConfiguration(AutoConfigurations.of(StreamsClientRackAutoConfiguration.class))
+			.withPropertyValues("follower-fetch.client-id-zone=zone", "spring.kafka.streams.auto-startup=false",
+					"spring.kafka.streams.application-id=counts", "spring.kafka.streams.client-id=counter")
+			.run((context) -> assertThat(context.getBean("&defaultKafkaStreamsBuilder", StreamsBuilderFactoryBean.class)
+				.getStreamsConfiguration()).containsEntry(StreamsConfig.CLIENT_ID_CONFIG, "zone=az-b,counter"));
 	}
 
 	@Test
@@ -196,6 +225,24 @@ class ClientIdZoneAutoConfigurationTests {
 
 		@KafkaListener(id = "audit", clientIdPrefix = "audit-trail", topics = "audit", autoStartup = "false")
 		void audit(String value) {
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableKafka
+	static class UnnamedListeners {
+
+		@KafkaListener(groupId = "ledger", topics = "ledger", autoStartup = "false")
+		void first(String value) {
+		}
+
+		@KafkaListener(groupId = "ledger", topics = "ledger", autoStartup = "false")
+		void second(String value) {
+		}
+
+		@KafkaListener(id = "named", topics = "ledger", autoStartup = "false", properties = "client.id=ignored")
+		void named(String value) {
 		}
 
 	}

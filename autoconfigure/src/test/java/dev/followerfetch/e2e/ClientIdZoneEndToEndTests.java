@@ -86,7 +86,8 @@ class ClientIdZoneEndToEndTests {
 					"spring.kafka.consumer.key-deserializer=" + ByteArrayDeserializer.class.getName(),
 					"spring.kafka.consumer.value-deserializer=" + ByteArrayDeserializer.class.getName(),
 					"follower-fetch.rack=az-b", "follower-fetch.client-id-zone=warpstream",
-					"follower-fetch.observation.refresh-interval=200ms")
+					"follower-fetch.observation.refresh-interval=200ms",
+					"follower-fetch.policy.consumers.ledger-leaders=freshness")
 			.run();
 	}
 
@@ -103,14 +104,20 @@ class ClientIdZoneEndToEndTests {
 		Map<String, Object> config = context.getBean(KafkaProperties.class).buildConsumerProperties();
 		config.put(ConsumerConfig.GROUP_ID_CONFIG, "export");
 		context.getBean(ClientRackDecider.class).configure(ConsumerKind.OTHER, "ledger-export", config);
+		Map<String, Object> plainConfig = context.getBean(KafkaProperties.class).buildConsumerProperties();
+		plainConfig.put(ConsumerConfig.GROUP_ID_CONFIG, "leaders");
+		plainConfig.put(ConsumerConfig.CLIENT_ID_CONFIG, "warpstream_az=az-b,ledger-leaders");
 		try (KafkaConsumer<byte[], byte[]> export = new KafkaConsumer<>(config);
+				KafkaConsumer<byte[], byte[]> plain = new KafkaConsumer<>(plainConfig);
 				Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
 						kafka.cluster().bootstrapServers()))) {
 			export.subscribe(List.of(TOPIC));
-			int[] read = { 0 };
+			plain.subscribe(List.of(TOPIC));
+			int[] read = { 0, 0 };
 			await().atMost(TIMEOUT).until(() -> {
 				read[0] += export.poll(Duration.ofMillis(100)).count();
-				return read[0] >= RECORDS;
+				read[1] += plain.poll(Duration.ofMillis(100)).count();
+				return read[0] >= RECORDS && read[1] >= RECORDS;
 			});
 			Map<String, Set<String>> sent = clientIds(admin, "orders", "audit", "export");
 			System.out.println("client ids the group coordinator reports: " + sent);
@@ -121,12 +128,19 @@ class ClientIdZoneEndToEndTests {
 				.stream()
 				.flatMap(Set::stream)
 				.forEach((clientId) -> assertThat(ZoneRoutingBrokers.warpstream(clientId)).as(clientId).contains("az-b"));
-			Health health = awaitHealth(export);
+			Health health = awaitHealth(export, plain);
 			assertThat(listener(health, "orders")).containsEntry("policy", "LOCALITY")
 				.containsEntry("partitions", 6)
 				.containsEntry("zoneLocalPartitions", 6);
 			assertThat(listener(health, "audit")).containsEntry("zoneLocalPartitions", 6);
-			assertThat(otherConsumers(health)).containsOnlyKeys("warpstream_az=az-b,ledger-export");
+			assertThat(otherConsumers(health)).containsOnlyKeys("warpstream_az=az-b,ledger-export",
+					"warpstream_az=az-b,ledger-leaders");
+			assertThat(otherConsumers(health).get("warpstream_az=az-b,ledger-leaders"))
+				.as("a consumer the application tagged itself, named by its policy property without the tag")
+				.asInstanceOf(InstanceOfAssertFactories.MAP)
+				.containsEntry("declared", false)
+				.containsEntry("policy", "FRESHNESS")
+				.containsEntry("origin", "PROPERTY");
 			assertThat(otherConsumers(health).get("warpstream_az=az-b,ledger-export"))
 				.asInstanceOf(InstanceOfAssertFactories.MAP)
 				.containsEntry("declared", true)
@@ -166,15 +180,22 @@ class ClientIdZoneEndToEndTests {
 		}, (ids) -> ids.get("orders").size() == 2 && ids.get("audit").size() == 1 && ids.get("export").size() == 1);
 	}
 
-	private static Health awaitHealth(KafkaConsumer<byte[], byte[]> keptPolling) {
+	@SafeVarargs
+	private static Health awaitHealth(KafkaConsumer<byte[], byte[]>... keptPolling) {
 		HealthIndicator indicator = context.getBean("followerFetchHealthIndicator", HealthIndicator.class);
 		return Readings.awaitReading(await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(100)), () -> {
-			keptPolling.poll(Duration.ofMillis(10));
+			for (KafkaConsumer<byte[], byte[]> consumer : keptPolling) {
+				consumer.poll(Duration.ofMillis(10));
+			}
 			return indicator.health(true);
 		}, (health) -> {
 			assertThat(health.getDetails()).containsEntry("state", "ACTIVE");
-			assertThat(otherConsumers(health)).containsKey("warpstream_az=az-b,ledger-export");
+			assertThat(otherConsumers(health)).containsKeys("warpstream_az=az-b,ledger-export",
+					"warpstream_az=az-b,ledger-leaders");
 			assertThat(listener(health, "orders")).containsEntry("zoneLocalPartitions", 6);
+			assertThat(otherConsumers(health).get("warpstream_az=az-b,ledger-export"))
+				.asInstanceOf(InstanceOfAssertFactories.MAP)
+				.containsEntry("zoneLocalPartitions", 6);
 		});
 	}
 

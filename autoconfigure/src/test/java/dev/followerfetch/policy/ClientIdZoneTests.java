@@ -87,6 +87,21 @@ class ClientIdZoneTests {
 		assertThat(ClientIdZone.of("zone").clientId("billing", null, "us-west-2b")).contains("zone=us-west-2b,billing");
 	}
 
+	@Property(tries = 200)
+	void untaggingGivesBackTheIdTheApplicationGave(@ForAll("flavours") String flavour, @ForAll("clientIds") String own,
+			@ForAll("zones") String zone) {
+		ClientIdZone tag = ClientIdZone.of(flavour);
+		String expected = own.isEmpty() ? "orders" : own;
+		assertThat(tag.untagged(tag.clientId(own.isEmpty() ? null : own, "orders", zone).orElseThrow()))
+			.isEqualTo(expected);
+		assertThat(tag.untagged(expected)).isEqualTo(expected);
+	}
+
+	@Test
+	void anApplicationsOwnIdIsKeptExactlyEvenWithBlanksAroundIt() {
+		assertThat(ClientIdZone.of("warpstream").clientId(" billing ", "x", "az-a")).contains("warpstream_az=az-a, billing ");
+	}
+
 	@Test
 	void noneLeavesEveryClientIdAlone() {
 		assertThat(ClientIdZone.of("none").enabled()).isFalse();
@@ -108,6 +123,8 @@ class ClientIdZoneTests {
 		assertThat(tag.clientId("billing", null, "az,a")).isEmpty();
 		assertThat(tag.clientId("billing", null, "az=a")).isEmpty();
 		assertThat(ClientIdZone.of("automq").clientId("billing", null, "az&a")).isEmpty();
+		assertThat(ClientIdZone.of("automq").clientId("billing", null, "az%20a")).isEmpty();
+		assertThat(ClientIdZone.of("automq").clientId("billing", null, "az+a")).isEmpty();
 	}
 
 	@Test

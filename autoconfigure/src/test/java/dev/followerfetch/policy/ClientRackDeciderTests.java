@@ -16,6 +16,7 @@
 package dev.followerfetch.policy;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -245,6 +246,21 @@ class ClientRackDeciderTests {
 			.containsExactly("warpstream_az=az-b,ledger-export", "warpstream_az=az-b,ledger-audit");
 		decider.configure(ConsumerKind.OTHER, "audit", own);
 		assertThat(own).containsEntry("client.id", "warpstream_az=az-b,ledger-audit");
+	}
+
+	@Test
+	void consumersConfiguredUnderOneNameWithoutAClientIdEachGetADistinctOne() {
+		ClientRackDecider decider = new ClientRackDecider(this.properties, false, ProducerRackSupport.ofClasspath(),
+				new AssignmentStrategy(true), ClientIdZone.of("warpstream"), () -> DetectedRack.of("az-b", "test"));
+		List<Object> clientIds = new ArrayList<>();
+		for (int i = 0; i < 3; i++) {
+			Map<String, Object> config = new HashMap<>();
+			decider.configure(ConsumerKind.BINDING, "process-in-0", config);
+			clientIds.add(config.get("client.id"));
+		}
+		assertThat(clientIds).containsExactly("warpstream_az=az-b,process-in-0", "warpstream_az=az-b,process-in-0-2",
+				"warpstream_az=az-b,process-in-0-3");
+		assertThat(decider.untagged("warpstream_az=az-b,process-in-0-2")).isEqualTo("process-in-0-2");
 	}
 
 	@Test

@@ -448,6 +448,7 @@ class FetchPolicyAutoConfigurationTests {
 
 	}
 
+	@Configuration(proxyBeanMethods = false)
 	static class ContainerBean {
 
 		@Bean
