@@ -26,9 +26,9 @@ import java.util.TreeSet;
  * does not say which share group a share consumer is in, so a consumer not seen yet is
  * looked for in every share group of the cluster; once seen, only its group is
  * described. A consumer found in none (it may not have joined its group yet) is looked
- * for again after {@link #FIRST_RETRY}, then after twice as long each time, up to
- * {@link #RETRY}, so a cluster with many share groups is not described in full at every
- * refresh.
+ * for again at the next refresh, then after {@link #FIRST_RETRY}, twice as long each
+ * time, up to {@link #RETRY}, so a cluster with many share groups is not described in
+ * full at every refresh.
  *
  * @author follower-fetch authors
  */
@@ -99,8 +99,7 @@ final class ShareGroupSearch {
 	private record Search(long at, int misses) {
 
 		long delay() {
-			long delay = FIRST_RETRY.toNanos() << Math.min(misses() - 1, 30);
-			return Math.min(delay, RETRY.toNanos());
+			return (misses() == 1) ? 0 : Math.min(FIRST_RETRY.toNanos() << Math.min(misses() - 2, 30), RETRY.toNanos());
 		}
 
 	}

@@ -182,6 +182,8 @@ class ShareConsumerEndToEndTests {
 			assertThat(((Number) share.get("localBytes")).longValue() + ((Number) share.get("remoteBytes")).longValue())
 				.isGreaterThanOrEqualTo(atEnd.totalBytes());
 			assertThat(section(health, "listeners", "ledger")).containsEntry("zoneLocalPartitions", 3);
+			// a share consumer looked for before it joined its group is looked for again at the next refresh
+			assertThat(share).containsEntry("partitions", 3);
 		});
 		ConsumerReadStats now = ConsumerReadStats.ofClients(container.metrics());
 		Map<String, Long> atEndByZone = atEnd.bytesByZone(kafka.cluster()::rackOf);

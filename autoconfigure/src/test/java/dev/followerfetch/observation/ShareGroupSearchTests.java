@@ -50,7 +50,9 @@ class ShareGroupSearchTests {
 	}
 
 	@Test
-	void oneFoundInNoGroupIsLookedForAgainAfterADelayThatDoublesUpToTheRetryDelay() {
+	void oneFoundInNoGroupIsLookedForAgainAtTheNextRefreshThenAfterADelayThatDoublesUpToTheRetryDelay() {
+		this.search.found(Set.of("work-1"), Map.of(), true, 0);
+		assertThat(this.search.plan(Set.of("work-1"), 0).everyGroup()).as("it may not have joined yet").isTrue();
 		long now = 0;
 		long expected = ShareGroupSearch.FIRST_RETRY.toNanos();
 		List<Long> delays = new ArrayList<>();
@@ -81,7 +83,15 @@ class ShareGroupSearchTests {
 	}
 
 	@Test
-	void aSearchThatCouldNotListTheGroupsIsTriedAgainAtTheNextRefresh() {
+	void aSearchThatCouldNotListTheGroupsIsTriedAgainAtTheNextRefreshEvenAfterMisses() {
+		this.search.found(Set.of("work-1"), Map.of(), true, 0);
+		this.search.found(Set.of("work-1"), Map.of(), true, 1);
+		this.search.found(Set.of("work-1"), Map.of(), false, 2);
+		assertThat(this.search.plan(Set.of("work-1"), 3).everyGroup()).isFalse();
+	}
+
+	@Test
+	void aSearchThatCouldNotListTheGroupsBeforeAnyMissIsTriedAgainAtTheNextRefresh() {
 		this.search.found(Set.of("work-1"), Map.of(), false, 0);
 		assertThat(this.search.plan(Set.of("work-1"), 1).everyGroup()).isTrue();
 	}
