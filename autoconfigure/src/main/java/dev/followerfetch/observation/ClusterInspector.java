@@ -29,6 +29,7 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
@@ -43,7 +44,9 @@ import org.apache.kafka.clients.admin.DescribeConsumerGroupsOptions;
 import org.apache.kafka.clients.admin.DescribeShareGroupsOptions;
 import org.apache.kafka.clients.admin.DescribeTopicsOptions;
 import org.apache.kafka.clients.admin.ListGroupsOptions;
+import org.apache.kafka.clients.admin.ListGroupsResult;
 import org.apache.kafka.clients.admin.ShareGroupDescription;
+import org.apache.kafka.clients.admin.ShareMemberDescription;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.GroupType;
 import org.apache.kafka.common.KafkaFuture;
@@ -76,6 +79,8 @@ final class ClusterInspector implements AutoCloseable {
 	private final Map<Integer, String> lastKnownRacks = new ConcurrentHashMap<>();
 
 	private final ShareGroupSearch shareSearch = new ShareGroupSearch();
+
+	private @Nullable Set<String> localAddresses;
 
 	private @Nullable Admin admin;
 
@@ -171,13 +176,16 @@ final class ClusterInspector implements AutoCloseable {
 		boolean everyGroup = plan.everyGroup();
 		if (everyGroup) {
 			try {
-				client.listGroups(ListGroupsOptions.forShareGroups().timeoutMs(millis))
-					.all()
+				ListGroupsResult listed = client.listGroups(ListGroupsOptions.forShareGroups().timeoutMs(millis));
+				listed.valid()
 					.get(millis, TimeUnit.MILLISECONDS)
 					.forEach((listing) -> groupIds.add(listing.groupId()));
+				// a broker that did not answer may hold the group sought: not a complete search
+				everyGroup = listed.errors().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)
+					.isEmpty();
 			}
-			catch (ExecutionException | java.util.concurrent.TimeoutException ex) {
-				// no share groups on this cluster (share.version 0, a broker before 4.1), or no answer
+			catch (ExecutionException | TimeoutException ex) {
+				// a broker before 4.0 (ListGroups without types), or no answer
 				everyGroup = false;
 			}
 		}
@@ -191,22 +199,35 @@ final class ClusterInspector implements AutoCloseable {
 				try {
 					ShareGroupDescription group = future.get(Math.max(0, deadline - System.nanoTime()),
 							TimeUnit.NANOSECONDS);
-					group.members()
+					Map<String, List<ShareMemberDescription>> byClientId = group.members()
 						.stream()
 						.filter((member) -> clientIds.contains(member.clientId()))
-						.forEach((member) -> {
-							foundIn.putIfAbsent(member.clientId(), group.groupId());
-							members.merge(member.clientId(), new ClusterView.ShareMember(Set.of(group.groupId()),
-									member.assignment().topicPartitions()), ClusterInspector::bothGroups);
-						});
+						.collect(Collectors.groupingBy(ShareMemberDescription::clientId));
+					byClientId.forEach((clientId, candidates) -> {
+						foundIn.putIfAbsent(clientId, group.groupId());
+						ShareGroupSearch.own(candidates, ShareMemberDescription::host, localAddresses())
+							.ifPresent((member) -> members.merge(clientId,
+									new ClusterView.ShareMember(Set.of(group.groupId()),
+											member.assignment().topicPartitions()),
+									ClusterInspector::bothGroups));
+					});
 				}
-				catch (ExecutionException | java.util.concurrent.TimeoutException ex) {
+				catch (ExecutionException | TimeoutException ex) {
 					// that group is unknown this refresh
 				}
 			}
 		}
 		this.shareSearch.found(clientIds, foundIn, everyGroup, System.nanoTime());
 		return members;
+	}
+
+	private Set<String> localAddresses() {
+		Set<String> addresses = this.localAddresses;
+		if (addresses == null) {
+			addresses = ShareGroupSearch.localAddresses();
+			this.localAddresses = addresses;
+		}
+		return addresses;
 	}
 
 	/**
@@ -242,7 +263,7 @@ final class ClusterInspector implements AutoCloseable {
 				groups.put(entry.getKey(), new ClusterView.GroupAssignor(group.type() == GroupType.CONSUMER,
 						(group.partitionAssignor() != null) ? group.partitionAssignor() : ""));
 			}
-			catch (ExecutionException | java.util.concurrent.TimeoutException ex) {
+			catch (ExecutionException | TimeoutException ex) {
 				// unknown this refresh
 			}
 		}
@@ -293,7 +314,7 @@ final class ClusterInspector implements AutoCloseable {
 				Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
 				((cause instanceof RetriableException) ? unreachable : problems).put(broker, describe(cause));
 			}
-			catch (java.util.concurrent.TimeoutException ex) {
+			catch (TimeoutException ex) {
 				unreachable.put(broker, "no answer within " + millis + " ms");
 			}
 		}

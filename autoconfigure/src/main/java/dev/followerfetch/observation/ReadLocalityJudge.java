@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.followerfetch.Policy;
+import dev.followerfetch.policy.ConsumerKind;
 import dev.followerfetch.assignment.AssignmentStrategy;
 import dev.followerfetch.assignment.ZoneAwareAssignor;
 import org.apache.kafka.common.TopicPartition;
@@ -242,7 +243,10 @@ final class ReadLocalityJudge {
 					FollowerFetchState.RACK_MISMATCH);
 		}
 		List<Judged> reads = clusters.stream().flatMap((cluster) -> cluster.reads().stream()).toList();
-		addIf(holding, reads.stream().noneMatch(Judged::fetched) && reads.stream()
+		// a share consumer is judged from its group's assignment, not from fetch answers
+		addIf(holding, reads.stream()
+			.filter((judged) -> judged.summary().kind() != ConsumerKind.SHARE)
+			.noneMatch(Judged::fetched) && reads.stream()
 			.map(Judged::summary)
 			.anyMatch((summary) -> summary.policy() == Policy.LOCALITY && summary.partitions() > 0),
 				FollowerFetchState.STARTING);

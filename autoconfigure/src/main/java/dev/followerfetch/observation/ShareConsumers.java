@@ -75,7 +75,7 @@ final class ShareConsumers {
 			.stream()
 			.map((client) -> new ClientMetrics(client.clientId(), fromLeaders, partitions, client.received()))
 			.toList();
-		Object groups = (member.groups().size() == 1) ? member.groups().iterator().next() : List.copyOf(member.groups());
+		String groups = String.join(",", member.groups());
 		Subject withGroup = share.withDetail(SHARE_GROUP, groups);
 		return new Subject(withGroup.consumer(), true, partitions, clients);
 	}

@@ -15,11 +15,20 @@
  */
 package dev.followerfetch.observation;
 
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.Enumeration;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * Which share groups a refresh describes to find the share consumers of the process. JMX
@@ -91,6 +100,54 @@ final class ShareGroupSearch {
 	}
 
 	/**
+	 * This process's member among a share group's members with one client id: the only
+	 * one, else the only one connected from an address of this machine. Instances of an
+	 * application name their share consumers alike ({@code <listener id>-0}), so a group
+	 * of several instances has several members with each client id.
+	 * @param <M> the type of a member
+	 * @param members the group's members with the client id
+	 * @param host a member's address as the broker sees it (for example {@code /10.0.0.5})
+	 * @param localAddresses the addresses of this machine
+	 * @return the member, or empty when that does not tell (several instances on one
+	 * machine, or an address translated on the way)
+	 */
+	static <M> Optional<M> own(List<M> members, Function<M, String> host, Set<String> localAddresses) {
+		if (members.size() == 1) {
+			return Optional.of(members.get(0));
+		}
+		List<M> local = members.stream()
+			.filter((member) -> localAddresses.contains(address(host.apply(member))))
+			.toList();
+		return (local.size() == 1) ? Optional.of(local.get(0)) : Optional.empty();
+	}
+
+	private static String address(String host) {
+		String address = host.startsWith("/") ? host.substring(1) : host;
+		int scope = address.indexOf('%');
+		return (scope >= 0) ? address.substring(0, scope) : address;
+	}
+
+	/**
+	 * The addresses of this machine's network interfaces, as
+	 * {@link InetAddress#getHostAddress()} writes them, without IPv6 scope.
+	 * @return the addresses, empty when the interfaces cannot be read
+	 */
+	static Set<String> localAddresses() {
+		Set<String> addresses = new HashSet<>();
+		try {
+			Enumeration<NetworkInterface> interfaces = NetworkInterface.getNetworkInterfaces();
+			while (interfaces != null && interfaces.hasMoreElements()) {
+				Collections.list(interfaces.nextElement().getInetAddresses())
+					.forEach((address) -> addresses.add(address(address.getHostAddress())));
+			}
+		}
+		catch (SocketException ex) {
+			// no address: a group with several members per client id stays unknown
+		}
+		return addresses;
+	}
+
+	/**
 	 * The last search in every share group that did not find a consumer.
 	 *
 	 * @param at its {@link System#nanoTime()}
@@ -99,7 +156,8 @@ final class ShareGroupSearch {
 	private record Search(long at, int misses) {
 
 		long delay() {
-			return (misses() == 1) ? 0 : Math.min(FIRST_RETRY.toNanos() << Math.min(misses() - 2, 30), RETRY.toNanos());
+			// 10 s << 5 is past the 5 minutes already; a larger shift would overflow
+			return (misses() == 1) ? 0 : Math.min(FIRST_RETRY.toNanos() << Math.min(misses() - 2, 5), RETRY.toNanos());
 		}
 
 	}

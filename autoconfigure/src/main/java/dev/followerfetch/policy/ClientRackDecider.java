@@ -265,8 +265,13 @@ public final class ClientRackDecider {
 	 * @param name the consumer's name (for {@link ConsumerKind#OTHER}, best its client id)
 	 * @param config the consumer configuration, changed in place
 	 * @return the decision
+	 * @throws IllegalArgumentException for {@link ConsumerKind#SHARE}: share consumers take none of it
 	 */
 	public ConsumerPolicy configure(ConsumerKind kind, @Nullable String name, Map<String, Object> config) {
+		if (kind == ConsumerKind.SHARE) {
+			throw new IllegalArgumentException("A share consumer (" + name + ") takes no client.rack, replica lease "
+					+ "or assignment strategy: share groups fetch from the leaders; build it without configure");
+		}
 		Object own = config.get(ConsumerConfig.CLIENT_RACK_CONFIG);
 		ConsumerPolicy decision = decide(kind, name, own, null, null);
 		Object clientIdConfig = config.get(ConsumerConfig.CLIENT_ID_CONFIG);

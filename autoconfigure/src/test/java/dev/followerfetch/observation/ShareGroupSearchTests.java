@@ -69,6 +69,42 @@ class ShareGroupSearchTests {
 	}
 
 	@Test
+	void theDelayNeverOverflowsHoweverManySearchesFindNothing() {
+		long now = 0;
+		for (int search = 0; search < 100; search++) {
+			this.search.found(Set.of("work-1"), Map.of(), true, now);
+			assertThat(this.search.plan(Set.of("work-1"), now + 1).everyGroup()).as("search %d", search)
+				.isEqualTo(search == 0);
+			now += ShareGroupSearch.RETRY.toNanos();
+		}
+	}
+
+	@Test
+	void theOnlyMemberWithAClientIdIsThisProcesssWhereverItConnectsFrom() {
+		assertThat(ShareGroupSearch.own(List.of("/10.0.0.7"), (host) -> host, Set.of("127.0.0.1"))).contains("/10.0.0.7");
+	}
+
+	@Test
+	void amongInstancesWithTheSameClientIdsTheOneConnectedFromThisMachineIsThisProcesss() {
+		assertThat(ShareGroupSearch.own(List.of("/10.0.0.7", "/10.0.0.8", "/fe80:0:0:0:1:2:3:4%eth0"), (host) -> host,
+				Set.of("127.0.0.1", "fe80:0:0:0:1:2:3:4")))
+			.contains("/fe80:0:0:0:1:2:3:4%eth0");
+		assertThat(ShareGroupSearch.own(List.of("/10.0.0.7", "/10.0.0.8"), (host) -> host, Set.of("10.0.0.8")))
+			.contains("/10.0.0.8");
+	}
+
+	@Test
+	void instancesOnOneMachineOrBehindATranslationLeaveTheMemberUnknown() {
+		assertThat(ShareGroupSearch.own(List.of("/10.0.0.7", "/10.0.0.7"), (host) -> host, Set.of("10.0.0.7"))).isEmpty();
+		assertThat(ShareGroupSearch.own(List.of("/10.0.0.7", "/10.0.0.8"), (host) -> host, Set.of("10.0.0.9"))).isEmpty();
+	}
+
+	@Test
+	void thisMachineHasAtLeastItsLoopbackAddress() {
+		assertThat(ShareGroupSearch.localAddresses()).contains("127.0.0.1");
+	}
+
+	@Test
 	void aNewShareConsumerIsLookedForAtOnceWhileTheOthersKeepTheirGroups() {
 		this.search.found(Set.of("work-1"), Map.of("work-1", "workers"), true, 0);
 		assertThat(this.search.plan(Set.of("work-1", "work-2"), MINUTE))
@@ -83,7 +119,7 @@ class ShareGroupSearchTests {
 	}
 
 	@Test
-	void aSearchThatCouldNotListTheGroupsIsTriedAgainAtTheNextRefreshEvenAfterMisses() {
+	void aSearchThatCouldNotListEveryGroupDoesNotCountAsAMissAndKeepsTheDelayOfTheLastOne() {
 		this.search.found(Set.of("work-1"), Map.of(), true, 0);
 		this.search.found(Set.of("work-1"), Map.of(), true, 1);
 		this.search.found(Set.of("work-1"), Map.of(), false, 2);

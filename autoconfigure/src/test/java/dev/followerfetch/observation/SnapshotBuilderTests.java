@@ -136,6 +136,23 @@ class SnapshotBuilderTests {
 	}
 
 	@Test
+	void aShareConsumerReadingDoesNotEndTheStartOfListenersThatHaveNotFetchedYet() {
+		ClusterView withShareGroup = new ClusterView(VIEW.brokerRacks(), VIEW.selectors(), null, VIEW.partitions(),
+				Map.of(), Map.of(), Map.of(),
+				Map.of("share-1", new ClusterView.ShareMember(Set.of("workers"), Set.of(T0, T1, T2))));
+		ObservedConsumer waiting = new ObservedConsumer(ConsumerKind.LISTENER, "payments", Policy.LOCALITY, Map.of(),
+				Set.of(T0, T1, T2), Map::of, Map.of());
+		Subject notFetched = new Subject(waiting, true, waiting.assigned(),
+				List.of(new ClientMetrics("payments-0", Map.of(), Set.of(), List.of())));
+		Subject share = ShareConsumers.assigned(ShareConsumers.found(new ClientMetrics("share-1", Map.of(), Set.of(),
+				List.of(new NodeTotal(0, 1500, 1L)))), withShareGroup);
+		FollowerFetchSnapshot snapshot = this.builder.build(new Reading("az-b", "property",
+				List.of(new ClusterReading(null, withShareGroup, List.of(notFetched, share), false)), List.of(),
+				List.of(), Map.of()));
+		assertThat(snapshot.state()).isEqualTo(FollowerFetchState.STARTING);
+	}
+
+	@Test
 	void withoutARackAndWithoutAnswersLocalityConsumersMakeItNoRack() {
 		Reading reading = new Reading(null, null,
 				List.of(new ClusterReading(null, null, List.of(listener("payments", FROM_LEADERS)), false)), List.of(),

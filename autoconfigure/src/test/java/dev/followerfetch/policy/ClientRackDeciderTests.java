@@ -249,6 +249,14 @@ class ClientRackDeciderTests {
 	}
 
 	@Test
+	void aShareConsumerCannotBeConfiguredForItTakesNoneOfIt() {
+		assertThatExceptionOfType(IllegalArgumentException.class)
+			.isThrownBy(() -> decider("az-b").configure(ConsumerKind.SHARE, "share-work", new HashMap<>()))
+			.withMessageContaining("share-work")
+			.withMessageContaining("share groups fetch from the leaders");
+	}
+
+	@Test
 	void consumersConfiguredUnderOneNameWithoutAClientIdEachGetADistinctOne() {
 		ClientRackDecider decider = new ClientRackDecider(this.properties, false, ProducerRackSupport.ofClasspath(),
 				new AssignmentStrategy(true), ClientIdZone.of("warpstream"), () -> DetectedRack.of("az-b", "test"));
