@@ -107,6 +107,8 @@ class KafkaStreamsEndToEndTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(60);
 
+	private static final String UUID_PATTERN = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
+
 	@RegisterExtension
 	static final MultiZoneKafkaExtension kafka = MultiZoneKafkaExtension.withZones("az-a", "az-b", "az-c");
 
@@ -209,8 +211,9 @@ class KafkaStreamsEndToEndTests {
 					.filter((id) -> id != null)
 					.collect(Collectors.toSet());
 				System.out.println("Kafka Streams client ids: " + clientIds);
-				assertThat(clientIds).contains("warpstream_az=" + ZONE + ",latest-tagged" + MAIN_CONSUMER)
-					.allSatisfy((id) -> assertThat(id).startsWith("warpstream_az=" + ZONE + ",latest-tagged"))
+				String instance = "warpstream_az=" + ZONE + ",latest-tagged-" + UUID_PATTERN;
+				assertThat(clientIds).anySatisfy((id) -> assertThat(id).matches(instance + MAIN_CONSUMER))
+					.allSatisfy((id) -> assertThat(id).matches(instance + ".*"))
 					.allSatisfy((id) -> assertThat(ZoneRoutingBrokers.warpstream(id)).contains(ZONE));
 				assertReadsFromZone(clientStats(factory.getKafkaStreams(), MAIN_CONSUMER), INPUT, placement);
 				awaitStreamsHealth(context, "latest-tagged", "LOCALITY", 3, 0);
