@@ -40,6 +40,7 @@ class PackageLayoutTests {
 	private static final JavaClasses CLASSES = new ClassFileImporter()
 		.withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
 		.withImportOption((location) -> !location.contains("/dev/followerfetch/test/"))
+		.withImportOption((location) -> !location.contains("-tests.jar"))
 		.importPackages("dev.followerfetch");
 
 	@Test

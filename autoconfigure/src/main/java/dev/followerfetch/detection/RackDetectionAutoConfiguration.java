@@ -15,11 +15,12 @@
  */
 package dev.followerfetch.detection;
 
-import java.net.URI;
+import java.util.List;
 import java.util.function.Function;
 
 import dev.followerfetch.FollowerFetchProperties;
-import dev.followerfetch.detection.MetadataHttpClient.MetadataException;
+import dev.followerfetch.InvalidSettings;
+import dev.followerfetch.detection.RackDetection.KafkaClientRack;
 
 import org.jspecify.annotations.Nullable;
 
@@ -29,7 +30,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 import org.springframework.kafka.core.ConsumerFactory;
@@ -46,98 +48,92 @@ import org.springframework.kafka.core.KafkaAdmin;
 @EnableConfigurationProperties(FollowerFetchProperties.class)
 public final class RackDetectionAutoConfiguration {
 
+	private static final List<String> KAFKA_CLIENT_RACK_PREFIXES = List.of("spring.kafka.consumer.properties",
+			"spring.kafka.properties");
+
+	@Bean
+	DetectionSettings followerFetchDetectionSettings(FollowerFetchProperties properties) {
+		return InvalidSettings.checked(() -> detectionSettings(properties));
+	}
+
+	static DetectionSettings detectionSettings(FollowerFetchProperties properties) {
+		FollowerFetchProperties.Detection detection = properties.getDetection();
+		FollowerFetchProperties.Kubernetes kubernetes = detection.getKubernetes();
+		return new DetectionSettings("follower-fetch.", properties.getRack(), detection.getOrder(),
+				detection.getTimeout(), detection.getBrokerTimeout(), detection.isRequired(),
+				detection.getEnv().getVariables(),
+				new DetectionSettings.File(detection.getFile().getPath(), detection.getFile().getKey()),
+				detection.getEcs().isEnabled(),
+				new DetectionSettings.Kubernetes(kubernetes.isEnabled(), kubernetes.getNodeNameVariable(),
+						kubernetes.getServiceAccount()),
+				new DetectionSettings.Metadata(detection.getAws().isEnabled(), detection.getAws().getEndpoint()),
+				detection.getAws().getZoneFormat(),
+				new DetectionSettings.Metadata(detection.getGcp().isEnabled(), detection.getGcp().getEndpoint()),
+				new DetectionSettings.Metadata(detection.getAzure().isEnabled(), detection.getAzure().getEndpoint()));
+	}
+
 	@Bean
 	@ConditionalOnMissingBean
-	DetectedRack followerFetchDetectedRack(FollowerFetchProperties properties, Environment environment,
+	DetectedRack followerFetchDetectedRack(DetectionSettings settings, Environment environment,
 			ObjectProvider<RackSource> sources, ObjectProvider<KafkaAdmin> kafkaAdmin) {
-		FollowerFetchProperties.Detection detection = properties.getDetection();
-		CandidateSelector selector = new BrokerMatchingCandidateSelector(brokerRackLookup(kafkaAdmin),
-				detection.getBrokerTimeout(), detection.getAws().getZoneFormat());
-		return new RackDetection(properties, environment, selector).detect(sources.orderedStream().toList());
-	}
-
-	private static BrokerRackLookup brokerRackLookup(ObjectProvider<KafkaAdmin> kafkaAdmin) {
-		return (timeout) -> new AdminBrokerRackLookup(ApplicationKafkaAdmin.configuration(kafkaAdmin))
+		BrokerRackLookup brokers = (timeout) -> BrokerRackLookup
+			.admin(ApplicationKafkaAdmin.configuration(kafkaAdmin))
 			.brokerRacks(timeout);
+		return InvalidSettings.checked(() -> RackDetection.matchingBrokers(settings, brokers)
+			.detect(sources.orderedStream().toList(), kafkaClientRack(environment)));
 	}
 
-	@Bean
-	EnvironmentRackSource followerFetchEnvironmentRackSource(FollowerFetchProperties properties,
-			Environment environment) {
-		return new EnvironmentRackSource(properties.getDetection().getEnv().getVariables(), lookup(environment));
-	}
-
-	@Bean
-	FileRackSource followerFetchFileRackSource(FollowerFetchProperties properties) {
-		FollowerFetchProperties.File file = properties.getDetection().getFile();
-		return new FileRackSource(file.getPath(), file.getKey());
-	}
-
-	@Bean
-	EcsTaskMetadataRackSource followerFetchEcsTaskMetadataRackSource(FollowerFetchProperties properties,
-			Environment environment) {
-		return new EcsTaskMetadataRackSource(MetadataHttpClient.INSTANCE, properties.getDetection().getEcs().isEnabled(),
-				lookup(environment));
-	}
-
-	@Bean
-	KubernetesNodeRackSource followerFetchKubernetesNodeRackSource(FollowerFetchProperties properties,
-			Environment environment) {
-		FollowerFetchProperties.Kubernetes kubernetes = properties.getDetection().getKubernetes();
-		return new KubernetesNodeRackSource(kubernetes.isEnabled(), kubernetes.getNodeNameVariable(),
-				kubernetes.getServiceAccount(), lookup(environment));
-	}
-
-	@Bean
-	Ec2MetadataRackSource followerFetchEc2MetadataRackSource(FollowerFetchProperties properties,
-			Environment environment) {
-		FollowerFetchProperties.Aws aws = properties.getDetection().getAws();
-		return new Ec2MetadataRackSource(MetadataHttpClient.INSTANCE, aws.isEnabled(),
-				endpoint("follower-fetch.detection.aws.endpoint", aws.getEndpoint()), aws.getZoneFormat(),
-				lookup(environment));
-	}
-
-	@Bean
-	GcpMetadataRackSource followerFetchGcpMetadataRackSource(FollowerFetchProperties properties,
-			Environment environment) {
-		FollowerFetchProperties.Gcp gcp = properties.getDetection().getGcp();
-		return new GcpMetadataRackSource(MetadataHttpClient.INSTANCE, gcp.isEnabled(),
-				endpoint("follower-fetch.detection.gcp.endpoint", gcp.getEndpoint()), lookup(environment));
-	}
-
-	@Bean
-	AzureMetadataRackSource followerFetchAzureMetadataRackSource(FollowerFetchProperties properties) {
-		FollowerFetchProperties.Azure azure = properties.getDetection().getAzure();
-		return new AzureMetadataRackSource(MetadataHttpClient.INSTANCE, azure.isEnabled(),
-				endpoint("follower-fetch.detection.azure.endpoint", azure.getEndpoint()));
-	}
-
-	/**
-	 * An endpoint property as the sources need it: an http(s) URL with a host and no path
-	 * (each source adds its own), or a bare {@code host[:port]} as the environment
-	 * variables allow.
-	 */
-	static @Nullable URI endpoint(String property, @Nullable URI configured) {
-		if (configured == null) {
-			return null;
+	static @Nullable KafkaClientRack kafkaClientRack(Environment environment) {
+		for (String prefix : KAFKA_CLIENT_RACK_PREFIXES) {
+			String rack = Binder.get(environment)
+				.bind(prefix, Bindable.mapOf(String.class, String.class))
+				.map((map) -> map.get("client.rack"))
+				.orElse(null);
+			if (rack != null) {
+				return new KafkaClientRack(prefix + ".client.rack", rack);
+			}
 		}
-		URI endpoint;
-		try {
-			endpoint = MetadataEndpoints.parse(configured.toString(), property);
-		}
-		catch (MetadataException ex) {
-			endpoint = null;
-		}
-		String path = (endpoint != null) ? endpoint.getRawPath() : null;
-		boolean hasPath = path != null && !path.isEmpty() && !path.equals("/");
-		if (endpoint == null || hasPath || endpoint.getRawQuery() != null) {
-			throw new InvalidConfigurationPropertyValueException(property, configured,
-					"Must be an http(s) URL with a host and no path, such as http://169.254.169.254, or a host[:port].");
-		}
-		return endpoint;
+		return null;
 	}
 
-	private static Function<String, String> lookup(Environment environment) {
+	@Bean
+	EnvironmentRackSource followerFetchEnvironmentRackSource(DetectionSettings settings, Environment environment) {
+		return settings.envSource(lookup(environment));
+	}
+
+	@Bean
+	FileRackSource followerFetchFileRackSource(DetectionSettings settings) {
+		return settings.fileSource();
+	}
+
+	@Bean
+	EcsTaskMetadataRackSource followerFetchEcsTaskMetadataRackSource(DetectionSettings settings,
+			Environment environment) {
+		return settings.ecsSource(lookup(environment));
+	}
+
+	@Bean
+	KubernetesNodeRackSource followerFetchKubernetesNodeRackSource(DetectionSettings settings,
+			Environment environment) {
+		return settings.kubernetesSource(lookup(environment));
+	}
+
+	@Bean
+	Ec2MetadataRackSource followerFetchEc2MetadataRackSource(DetectionSettings settings, Environment environment) {
+		return settings.awsSource(lookup(environment));
+	}
+
+	@Bean
+	GcpMetadataRackSource followerFetchGcpMetadataRackSource(DetectionSettings settings, Environment environment) {
+		return settings.gcpSource(lookup(environment));
+	}
+
+	@Bean
+	AzureMetadataRackSource followerFetchAzureMetadataRackSource(DetectionSettings settings) {
+		return settings.azureSource();
+	}
+
+	private static Function<String, @Nullable String> lookup(Environment environment) {
 		return environment::getProperty;
 	}
 

@@ -92,27 +92,6 @@ final class ObservedProducers implements BeanPostProcessor {
 		return found;
 	}
 
-	/**
-	 * One producer factory, as the monitor sees it.
-	 *
-	 * @param name the factory's bean name, or its template's
-	 * @param rackAware whether its producers partition records without a key by rack
-	 * @param clients what each live producer reports
-	 */
-	record ObservedProducer(String name, boolean rackAware, List<ProducerClient> clients) {
-
-		/**
-		 * The topics its producers have written to.
-		 * @return the topics, sorted
-		 */
-		Set<String> topics() {
-			Set<String> topics = new TreeSet<>();
-			this.clients.forEach((client) -> topics.addAll(client.topics()));
-			return topics;
-		}
-
-	}
-
 	private static final class Tracked implements ProducerFactory.Listener<Object, Object> {
 
 		private final String name;

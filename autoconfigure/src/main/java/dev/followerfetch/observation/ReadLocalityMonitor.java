@@ -41,7 +41,6 @@ import dev.followerfetch.ClientRack;
 import dev.followerfetch.Policy;
 import dev.followerfetch.assignment.ZoneAwareAssignor;
 import dev.followerfetch.detection.DetectedRack;
-import dev.followerfetch.observation.ObservedProducers.ObservedProducer;
 import dev.followerfetch.observation.ReadLocalityJudge.Subject;
 import dev.followerfetch.observation.SnapshotBuilder.ClusterReading;
 import dev.followerfetch.observation.SnapshotBuilder.ConsumerKey;

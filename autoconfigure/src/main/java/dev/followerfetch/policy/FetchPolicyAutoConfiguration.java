@@ -15,7 +15,10 @@
  */
 package dev.followerfetch.policy;
 
+import java.util.Map;
+
 import dev.followerfetch.FollowerFetchProperties;
+import dev.followerfetch.InvalidSettings;
 import dev.followerfetch.assignment.AssignmentStrategy;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
@@ -50,10 +53,18 @@ public final class FetchPolicyAutoConfiguration {
 	@ConditionalOnMissingBean
 	ClientRackDecider followerFetchClientRackDecider(FollowerFetchProperties properties,
 			ObjectProvider<DetectedRack> detectedRack, ObjectProvider<ProducerRackSupport> producerSupport) {
-		return new ClientRackDecider(properties.getPolicy(), properties.getProducer().isRackAware(),
+		return InvalidSettings.checked(() -> new ClientRackDecider(policySettings(properties.getPolicy()),
+				properties.getProducer().isRackAware(),
 				producerSupport.getIfAvailable(ProducerRackSupport::ofClasspath),
 				new AssignmentStrategy(properties.getAssignment().isEnabled()),
-				ClientIdZone.of(properties.getClientIdZone()), detectedRack::getObject);
+				ClientIdZone.of(properties.getClientIdZone()), detectedRack::getObject));
+	}
+
+	static PolicySettings policySettings(FollowerFetchProperties.PolicyProperties policy) {
+		return new PolicySettings(policy.getDefault(),
+				Map.of(ConsumerKind.LISTENER, policy.getListeners(), ConsumerKind.STREAMS, policy.getStreams(),
+						ConsumerKind.BINDING, policy.getBindings(), ConsumerKind.OTHER, policy.getConsumers()),
+				policy.getReplicaLease(), policy.getReplicaRequestTimeout());
 	}
 
 	@Bean

@@ -118,8 +118,7 @@ public final class DetectionBenchmark {
 		properties.setRack(rack);
 		properties.getDetection().setOrder(order);
 		properties.getDetection().setTimeout(BUDGET);
-		RackDetection detection = new RackDetection(properties, new StandardEnvironment(), CandidateSelector.FIRST);
-		return () -> detection.detect(sources);
+		return () -> Detections.detect(properties, new StandardEnvironment(), null, sources);
 	}
 
 	private static List<RackSource> sources(Function<String, String> environment, URI aws, URI gcp, URI azure,

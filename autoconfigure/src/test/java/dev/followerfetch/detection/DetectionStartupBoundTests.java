@@ -73,9 +73,7 @@ class DetectionStartupBoundTests {
 			RackSource aws = new Ec2MetadataRackSource(new MetadataHttpClient(), true, this.metadata.stub().uri(),
 					ZoneFormat.AUTO, NO_ENVIRONMENT);
 			long start = System.nanoTime();
-			DetectedRack detected = new RackDetection(this.properties, new MockEnvironment(),
-					new BrokerMatchingCandidateSelector(brokers, Duration.ofSeconds(2), ZoneFormat.AUTO))
-				.detect(List.of(aws));
+			DetectedRack detected = Detections.detect(this.properties, new MockEnvironment(), brokers, List.of(aws));
 			Duration elapsed = elapsedSince(start);
 			assertThat(detected.rack()).hasValue("use1-az2");
 			assertThat(detected.reason()).get().asString().startsWith("broker racks unknown (no answer within ");
@@ -131,9 +129,7 @@ class DetectionStartupBoundTests {
 	@Test
 	void brokersWithoutAnyRackAreAWarning(CapturedOutput output) {
 		this.properties.getDetection().setOrder(List.of("env"));
-		new RackDetection(this.properties, new MockEnvironment(),
-				new BrokerMatchingCandidateSelector((timeout) -> Set.of(), Duration.ofSeconds(2), ZoneFormat.AUTO))
-			.detect(List.of(env("az-b")));
+		Detections.detect(this.properties, new MockEnvironment(), (timeout) -> Set.of(), List.of(env("az-b")));
 		assertThat(output.getOut().lines().filter((line) -> line.contains("WARN")))
 			.singleElement()
 			.asString()
@@ -144,9 +140,7 @@ class DetectionStartupBoundTests {
 	private DetectedRack detect(RackSource env, String explicitRack) {
 		this.properties.setRack(explicitRack);
 		this.properties.getDetection().setOrder(List.of("env"));
-		return new RackDetection(this.properties, new MockEnvironment(),
-				new BrokerMatchingCandidateSelector((timeout) -> BROKER_RACKS, Duration.ofSeconds(2), ZoneFormat.AUTO))
-			.detect(List.of(env));
+		return Detections.detect(this.properties, new MockEnvironment(), (timeout) -> BROKER_RACKS, List.of(env));
 	}
 
 	private static CountingSource env(String rack) {

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.List;
 
 import dev.followerfetch.FollowerFetchProperties;
+import dev.followerfetch.InvalidSettingException;
 import dev.followerfetch.detection.DetectedRack.Outcome;
 import dev.followerfetch.detection.RackDetectorTests.CountingSource;
 import org.junit.jupiter.api.BeforeEach;
@@ -28,7 +29,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -76,10 +76,10 @@ class RackDetectionTests {
 	@Test
 	void invalidExplicitRackFailsNamingThePropertyAndTheRule() {
 		this.properties.setRack("use1 az1");
-		assertThatExceptionOfType(InvalidConfigurationPropertyValueException.class).isThrownBy(this::detect)
+		assertThatExceptionOfType(InvalidSettingException.class).isThrownBy(this::detect)
 			.satisfies((ex) -> {
-				assertThat(ex.getName()).isEqualTo("follower-fetch.rack");
-				assertThat(ex.getReason()).startsWith("A rack is 1 to 128 characters")
+				assertThat(ex.setting()).isEqualTo("follower-fetch.rack");
+				assertThat(ex.reason()).startsWith("A rack is 1 to 128 characters")
 					.contains("disallowed character at position 5");
 			});
 	}
@@ -138,7 +138,7 @@ class RackDetectionTests {
 		List<RackSource> available = List.of(this.envSource, this.fileSource, this.awsSource, custom);
 		assertThat(detection().arrange(available)).extracting(RackSource::name)
 			.containsExactly("cmdb", "env", "file", "aws");
-		assertThat(detection().detect(available).source()).hasValue("cmdb:rack");
+		assertThat(detect(available).source()).hasValue("cmdb:rack");
 	}
 
 	@Test
@@ -152,21 +152,21 @@ class RackDetectionTests {
 	@Test
 	void unknownSourceInTheOrderFailsNamingThePropertyAndTheKnownSources() {
 		this.properties.getDetection().setOrder(List.of("env", "k8s", "aws"));
-		assertThatExceptionOfType(InvalidConfigurationPropertyValueException.class).isThrownBy(this::detect)
+		assertThatExceptionOfType(InvalidSettingException.class).isThrownBy(this::detect)
 			.satisfies((ex) -> {
-				assertThat(ex.getName()).isEqualTo("follower-fetch.detection.order");
-				assertThat(ex.getValue()).isEqualTo("env,k8s,aws");
-				assertThat(ex.getReason()).isEqualTo("Unknown source k8s. Known sources: env, file, aws.");
+				assertThat(ex.setting()).isEqualTo("follower-fetch.detection.order");
+				assertThat(ex.value()).isEqualTo("env,k8s,aws");
+				assertThat(ex.reason()).isEqualTo("Unknown source k8s. Known sources: env, file, aws.");
 			});
 	}
 
 	@Test
 	void sourceListedTwiceInTheOrderFailsNamingIt() {
 		this.properties.getDetection().setOrder(List.of("env", "aws", "env "));
-		assertThatExceptionOfType(InvalidConfigurationPropertyValueException.class).isThrownBy(this::detect)
+		assertThatExceptionOfType(InvalidSettingException.class).isThrownBy(this::detect)
 			.satisfies((ex) -> {
-				assertThat(ex.getName()).isEqualTo("follower-fetch.detection.order");
-				assertThat(ex.getReason()).isEqualTo("Source env is listed more than once.");
+				assertThat(ex.setting()).isEqualTo("follower-fetch.detection.order");
+				assertThat(ex.reason()).isEqualTo("Source env is listed more than once.");
 			});
 	}
 
@@ -174,7 +174,7 @@ class RackDetectionTests {
 	void twoSourcesWithTheSameNameFailNamingBothClasses() {
 		CountingSource other = RackDetectorTests.source("aws", true, () -> RackLookup.notFound("nothing"));
 		assertThatIllegalStateException()
-			.isThrownBy(() -> detection().detect(List.of(this.envSource, this.awsSource, other)))
+			.isThrownBy(() -> detect(List.of(this.envSource, this.awsSource, other)))
 			.withMessage("Two RackSource beans share the name 'aws' (" + CountingSource.class.getName() + " and "
 					+ CountingSource.class.getName() + "); give each source a distinct name()");
 	}
@@ -183,15 +183,15 @@ class RackDetectionTests {
 	@ValueSource(strings = { "0s", "-1s" })
 	void nonPositiveTimeoutFailsNamingTheProperty(String timeout) {
 		this.properties.getDetection().setTimeout(Duration.parse("PT" + timeout.replace("s", "S")));
-		assertThatExceptionOfType(InvalidConfigurationPropertyValueException.class).isThrownBy(this::detect)
-			.satisfies((ex) -> assertThat(ex.getName()).isEqualTo("follower-fetch.detection.timeout"));
+		assertThatExceptionOfType(InvalidSettingException.class).isThrownBy(this::detect)
+			.satisfies((ex) -> assertThat(ex.setting()).isEqualTo("follower-fetch.detection.timeout"));
 	}
 
 	@Test
 	void missingTimeoutFailsNamingTheProperty() {
 		this.properties.getDetection().setTimeout(null);
-		assertThatExceptionOfType(InvalidConfigurationPropertyValueException.class).isThrownBy(this::detect)
-			.satisfies((ex) -> assertThat(ex.getName()).isEqualTo("follower-fetch.detection.timeout"));
+		assertThatExceptionOfType(InvalidSettingException.class).isThrownBy(this::detect)
+			.satisfies((ex) -> assertThat(ex.setting()).isEqualTo("follower-fetch.detection.timeout"));
 	}
 
 	@Test
@@ -200,7 +200,7 @@ class RackDetectionTests {
 		this.properties.getDetection().setRequired(true);
 		List<RackSource> sources = List.of(this.envSource, new FileRackSource(null, "topology.kubernetes.io/zone"),
 				RackDetectorTests.aws(refusing));
-		assertThatExceptionOfType(RackNotDetectedException.class).isThrownBy(() -> detection().detect(sources))
+		assertThatExceptionOfType(RackNotDetectedException.class).isThrownBy(() -> detect(sources))
 			.satisfies((ex) -> {
 				assertThat(ex.getMessage()).isEqualTo("No Kafka client.rack found and "
 						+ "follower-fetch.detection.required is true. Sources tried: "
@@ -241,7 +241,11 @@ class RackDetectionTests {
 	}
 
 	private DetectedRack detect() {
-		return detection().detect(List.of(this.envSource, this.fileSource, this.awsSource));
+		return detect(List.of(this.envSource, this.fileSource, this.awsSource));
+	}
+
+	private DetectedRack detect(List<RackSource> sources) {
+		return Detections.detect(this.properties, this.environment, null, sources);
 	}
 
 	private List<String> arrangedNames() {
@@ -252,7 +256,8 @@ class RackDetectionTests {
 	}
 
 	private RackDetection detection() {
-		return new RackDetection(this.properties, this.environment, CandidateSelector.FIRST);
+		return new RackDetection(RackDetectionAutoConfiguration.detectionSettings(this.properties),
+				CandidateSelector.FIRST);
 	}
 
 }

@@ -55,15 +55,19 @@ class TroubleshootingDocumentationTests {
 
 	static List<LoggedMessage> loggedMessages() throws IOException {
 		List<LoggedMessage> messages = new ArrayList<>();
-		try (Stream<Path> files = Files.walk(Path.of("src/main/java"))) {
-			for (Path file : files.filter((path) -> path.toString().endsWith(".java")).sorted().toList()) {
-				String source = Files.readString(file);
-				Matcher call = LOGGER_CALL.matcher(source);
-				while (call.find()) {
-					String arguments = arguments(source, call.end());
-					String where = file.getFileName() + ":" + (source.substring(0, call.start()).lines().count());
-					messages.add(new LoggedMessage(where, keyPhrase(arguments, where)));
-				}
+		List<Path> sources = new ArrayList<>();
+		for (String root : List.of("src/main/java", "../core/src/main/java")) {
+			try (Stream<Path> files = Files.walk(Path.of(root))) {
+				sources.addAll(files.filter((path) -> path.toString().endsWith(".java")).sorted().toList());
+			}
+		}
+		for (Path file : sources) {
+			String source = Files.readString(file);
+			Matcher call = LOGGER_CALL.matcher(source);
+			while (call.find()) {
+				String arguments = arguments(source, call.end());
+				String where = file.getFileName() + ":" + (source.substring(0, call.start()).lines().count());
+				messages.add(new LoggedMessage(where, keyPhrase(arguments, where)));
 			}
 		}
 		return messages;

@@ -76,7 +76,7 @@ class FetchPolicyAutoConfigurationTests {
 
 	@Test
 	void anApplicationsOwnDeciderReplacesTheStartersOne() {
-		ClientRackDecider own = new ClientRackDecider(new FollowerFetchProperties().getPolicy(),
+		ClientRackDecider own = new ClientRackDecider(PolicySettings.defaults(),
 				() -> DetectedRack.of("az-c", "test"));
 		this.contextRunner.withBean(ClientRackDecider.class, () -> own)
 			.run((context) -> assertThat(context.getBean(ClientRackDecider.class)).isSameAs(own));

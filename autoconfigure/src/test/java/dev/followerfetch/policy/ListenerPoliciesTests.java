@@ -39,7 +39,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ListenerPoliciesTests {
 
 	private final ListenerPolicies policies = new ListenerPolicies(
-			new ClientRackDecider(new FollowerFetchProperties().getPolicy(), () -> DetectedRack.of("az-b", "test")));
+			new ClientRackDecider(PolicySettings.defaults(), () -> DetectedRack.of("az-b", "test")));
 
 	@Test
 	void aRecordedPolicyIsTheContainersPolicy() {

@@ -1,0 +1,42 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.followerfetch.detection;
+
+/**
+ * Thrown when {@code detection.required} is set and no source
+ * found a rack.
+ *
+ * @author follower-fetch authors
+ */
+public class RackNotDetectedException extends IllegalStateException {
+
+	private final transient DetectedRack detectedRack;
+
+	RackNotDetectedException(DetectedRack detectedRack, String requiredSetting) {
+		super("No Kafka client.rack found and " + requiredSetting + " is true. Sources tried: "
+				+ detectedRack.describeAttempts());
+		this.detectedRack = detectedRack;
+	}
+
+	/**
+	 * What every source answered.
+	 * @return the detection result
+	 */
+	public DetectedRack getDetectedRack() {
+		return this.detectedRack;
+	}
+
+}

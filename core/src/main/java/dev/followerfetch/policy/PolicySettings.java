@@ -1,0 +1,72 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.followerfetch.policy;
+
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+
+import dev.followerfetch.InvalidSettingException;
+import dev.followerfetch.Policy;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The fetch policy settings ({@code follower-fetch.policy.*}): the default, the policies
+ * given to consumers by name, and the follower-read timings.
+ *
+ * @param defaultPolicy {@code follower-fetch.policy.default}
+ * @param named the policies by consumer kind and name ({@code follower-fetch.policy.listeners},
+ * {@code .streams}, {@code .bindings}, {@code .consumers})
+ * @param replicaLease {@code follower-fetch.policy.replica-lease}: zero keeps Kafka's default
+ * @param replicaRequestTimeout {@code follower-fetch.policy.replica-request-timeout}: zero
+ * keeps Kafka's default
+ * @author follower-fetch authors
+ */
+public record PolicySettings(Policy defaultPolicy, Map<ConsumerKind, Map<String, Policy>> named,
+		Duration replicaLease, Duration replicaRequestTimeout) {
+
+	private static final PolicySettings DEFAULTS = new PolicySettings(Policy.LOCALITY, Map.of(),
+			Duration.ofSeconds(30), Duration.ofSeconds(15));
+
+	/**
+	 * Check the timings and copy the names.
+	 * @throws InvalidSettingException for a negative timing
+	 */
+	public PolicySettings {
+		Map<ConsumerKind, Map<String, Policy>> copy = new EnumMap<>(ConsumerKind.class);
+		named.forEach((kind, policies) -> copy.put(kind, Map.copyOf(policies)));
+		named = Map.copyOf(copy);
+		nonNegative("follower-fetch.policy.replica-lease", replicaLease, "Kafka's default of 5 minutes", "30s");
+		nonNegative("follower-fetch.policy.replica-request-timeout", replicaRequestTimeout,
+				"Kafka's default of 30 seconds", "15s");
+	}
+
+	/**
+	 * The settings of an application that sets none.
+	 * @return LOCALITY by default, no names, a 30 s lease and a 15 s request timeout
+	 */
+	public static PolicySettings defaults() {
+		return DEFAULTS;
+	}
+
+	private static void nonNegative(String setting, @Nullable Duration value, String zeroMeans, String example) {
+		if (value == null || value.isNegative()) {
+			throw new InvalidSettingException(setting, value,
+					"Must be zero (" + zeroMeans + ") or a positive duration, for example " + example + ".");
+		}
+	}
+
+}
