@@ -59,7 +59,7 @@ public final class RackDetectionAutoConfiguration {
 	static DetectionSettings detectionSettings(FollowerFetchProperties properties) {
 		FollowerFetchProperties.Detection detection = properties.getDetection();
 		FollowerFetchProperties.Kubernetes kubernetes = detection.getKubernetes();
-		return new DetectionSettings("follower-fetch.", properties.getRack(), detection.getOrder(),
+		return new DetectionSettings(DetectionSettings.SPRING_BOOT_PREFIX, properties.getRack(), detection.getOrder(),
 				detection.getTimeout(), detection.getBrokerTimeout(), detection.isRequired(),
 				detection.getEnv().getVariables(),
 				new DetectionSettings.File(detection.getFile().getPath(), detection.getFile().getKey()),

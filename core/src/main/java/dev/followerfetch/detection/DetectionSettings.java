@@ -71,6 +71,11 @@ public record DetectionSettings(String prefix, @Nullable String rack, List<Strin
 	 */
 	public static final List<String> SOURCES = List.of("env", "file", "ecs", "kubernetes", "aws", "gcp", "azure");
 
+	/**
+	 * The prefix of the Spring Boot properties.
+	 */
+	public static final String SPRING_BOOT_PREFIX = "follower-fetch.";
+
 	private static final Pattern SIMPLE_DURATION = Pattern.compile("(\\d{1,12})(ms|s|m)?");
 
 	/**
@@ -167,34 +172,40 @@ public record DetectionSettings(String prefix, @Nullable String rack, List<Strin
 	}
 
 	EnvironmentRackSource envSource(Function<String, @Nullable String> environment) {
-		return new EnvironmentRackSource(this.envVariables, environment);
+		return new EnvironmentRackSource(this.envVariables, environment, this.prefix);
 	}
 
 	FileRackSource fileSource() {
-		return new FileRackSource(this.file.path(), this.file.key());
+		return new FileRackSource(this.file.path(), this.file.key(), this.prefix);
 	}
 
 	EcsTaskMetadataRackSource ecsSource(Function<String, @Nullable String> environment) {
-		return new EcsTaskMetadataRackSource(MetadataHttpClient.INSTANCE, this.ecsEnabled, environment);
+		return named(new EcsTaskMetadataRackSource(MetadataHttpClient.INSTANCE, this.ecsEnabled, environment));
 	}
 
 	KubernetesNodeRackSource kubernetesSource(Function<String, @Nullable String> environment) {
-		return new KubernetesNodeRackSource(this.kubernetes.enabled(), this.kubernetes.nodeNameVariable(),
-				this.kubernetes.serviceAccount(), environment);
+		return named(new KubernetesNodeRackSource(this.kubernetes.enabled(), this.kubernetes.nodeNameVariable(),
+				this.kubernetes.serviceAccount(), environment));
 	}
 
 	Ec2MetadataRackSource awsSource(Function<String, @Nullable String> environment) {
-		return new Ec2MetadataRackSource(MetadataHttpClient.INSTANCE, this.aws.enabled(), this.aws.endpoint(),
-				this.awsZoneFormat, environment);
+		return named(new Ec2MetadataRackSource(MetadataHttpClient.INSTANCE, this.aws.enabled(), this.aws.endpoint(),
+				this.awsZoneFormat, environment));
 	}
 
 	GcpMetadataRackSource gcpSource(Function<String, @Nullable String> environment) {
-		return new GcpMetadataRackSource(MetadataHttpClient.INSTANCE, this.gcp.enabled(), this.gcp.endpoint(),
-				environment);
+		return named(new GcpMetadataRackSource(MetadataHttpClient.INSTANCE, this.gcp.enabled(), this.gcp.endpoint(),
+				environment));
 	}
 
 	AzureMetadataRackSource azureSource() {
-		return new AzureMetadataRackSource(MetadataHttpClient.INSTANCE, this.azure.enabled(), this.azure.endpoint());
+		return named(
+				new AzureMetadataRackSource(MetadataHttpClient.INSTANCE, this.azure.enabled(), this.azure.endpoint()));
+	}
+
+	private <S extends MetadataRackSource> S named(S source) {
+		source.settingPrefix(this.prefix);
+		return source;
 	}
 
 	private static void positive(String setting, @Nullable Duration value, String reason) {

@@ -123,7 +123,7 @@ final class Ec2MetadataRackSource extends MetadataRackSource {
 			}
 		}
 		if (candidates.isEmpty()) {
-			String only = (this.zoneFormat != ZoneFormat.AUTO) ? " (follower-fetch.detection.aws.zone-format="
+			String only = (this.zoneFormat != ZoneFormat.AUTO) ? " (" + setting("detection.aws.zone-format") + "="
 					+ this.zoneFormat.name().toLowerCase(Locale.ROOT) + " asks for this form only)" : "";
 			throw (tokenFailure != null)
 					? new MetadataException(

@@ -33,9 +33,17 @@ final class EnvironmentRackSource implements RackSource {
 
 	private final Function<String, @Nullable String> environment;
 
+	private final String settingPrefix;
+
 	EnvironmentRackSource(List<String> variables, Function<String, @Nullable String> environment) {
+		this(variables, environment, DetectionSettings.SPRING_BOOT_PREFIX);
+	}
+
+	EnvironmentRackSource(List<String> variables, Function<String, @Nullable String> environment,
+			String settingPrefix) {
 		this.variables = List.copyOf(variables);
 		this.environment = environment;
+		this.settingPrefix = settingPrefix;
 	}
 
 	@Override
@@ -58,7 +66,7 @@ final class EnvironmentRackSource implements RackSource {
 			}
 		}
 		if (candidates.isEmpty()) {
-			return RackLookup.notFound((this.variables.isEmpty()) ? "follower-fetch.detection.env.variables is empty"
+			return RackLookup.notFound((this.variables.isEmpty()) ? this.settingPrefix + "detection.env.variables is empty"
 					: String.join(", ", this.variables) + " not set");
 		}
 		return RackLookup.found(candidates);

@@ -40,9 +40,7 @@ final class FileRackSource implements RackSource {
 
 	static final int MAX_FILE_BYTES = 64 * 1024;
 
-	private static final String PATH_PROPERTY = "follower-fetch.detection.file.path";
 
-	private static final String KEY_PROPERTY = "follower-fetch.detection.file.key";
 
 	private static final Pattern LABEL_LINE = Pattern.compile("^([^=\\s]+)\\s*=\\s*(.*)$");
 
@@ -50,9 +48,19 @@ final class FileRackSource implements RackSource {
 
 	private final String key;
 
+	private final String pathSetting;
+
+	private final String keySetting;
+
 	FileRackSource(@Nullable Path path, String key) {
+		this(path, key, DetectionSettings.SPRING_BOOT_PREFIX);
+	}
+
+	FileRackSource(@Nullable Path path, String key, String settingPrefix) {
 		this.path = path;
 		this.key = key;
+		this.pathSetting = settingPrefix + "detection.file.path";
+		this.keySetting = settingPrefix + "detection.file.key";
 	}
 
 	@Override
@@ -68,17 +76,17 @@ final class FileRackSource implements RackSource {
 	@Override
 	public RackLookup lookup(Duration timeout) throws IOException {
 		if (this.path == null) {
-			return RackLookup.notFound(PATH_PROPERTY + " not set");
+			return RackLookup.notFound(this.pathSetting + " not set");
 		}
 		if (!Files.exists(this.path)) {
-			return RackLookup.notFound("file " + this.path + " does not exist (" + PATH_PROPERTY + ")");
+			return RackLookup.notFound("file " + this.path + " does not exist (" + this.pathSetting + ")");
 		}
 		if (Files.isDirectory(this.path)) {
-			throw new IOException("file " + this.path + " is a directory (" + PATH_PROPERTY
+			throw new IOException("file " + this.path + " is a directory (" + this.pathSetting
 					+ " must name a readable regular file)");
 		}
 		if (!Files.isRegularFile(this.path) || !Files.isReadable(this.path)) {
-			throw new IOException("file " + this.path + " is not a readable regular file (" + PATH_PROPERTY + ")");
+			throw new IOException("file " + this.path + " is not a readable regular file (" + this.pathSetting + ")");
 		}
 		return parse(read());
 	}
@@ -122,11 +130,11 @@ final class FileRackSource implements RackSource {
 			}
 		}
 		if (values.isEmpty()) {
-			return RackLookup.notFound("file " + this.path + " has no label " + this.key + " (" + KEY_PROPERTY + ")");
+			return RackLookup.notFound("file " + this.path + " has no label " + this.key + " (" + this.keySetting + ")");
 		}
 		if (values.size() > 1) {
 			throw new IOException("file " + this.path + " has conflicting values for label " + this.key + " ("
-					+ KEY_PROPERTY + "): " + values.stream().map(RackValues::quote).collect(Collectors.joining(", ")));
+					+ this.keySetting + "): " + values.stream().map(RackValues::quote).collect(Collectors.joining(", ")));
 		}
 		return RackLookup.found(this.path + "#" + this.key, values.iterator().next());
 	}

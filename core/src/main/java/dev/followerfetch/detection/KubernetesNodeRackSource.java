@@ -117,7 +117,8 @@ final class KubernetesNodeRackSource extends MetadataRackSource {
 		Path tokenFile = this.serviceAccount.resolve("token");
 		if (!Files.isReadable(tokenFile)) {
 			return RackLookup.notFound("no service account token at " + tokenFile
-					+ " (automountServiceAccountToken: false, or follower-fetch.detection.kubernetes.service-account)");
+					+ " (automountServiceAccountToken: false, or " + setting("detection.kubernetes.service-account")
+					+ ")");
 		}
 		String nodeName = MetadataEndpoints.variable(this.environment, this.nodeNameVariable);
 		if (nodeName == null) {

@@ -35,10 +35,30 @@ abstract class MetadataRackSource implements RackSource {
 
 	private final boolean enabled;
 
+	private String settingPrefix = DetectionSettings.SPRING_BOOT_PREFIX;
+
 	MetadataRackSource(String name, MetadataHttpClient client, boolean enabled) {
 		this.name = name;
 		this.client = client;
 		this.enabled = enabled;
+	}
+
+	/**
+	 * Name settings in messages as the user writes them; called once, before the source is
+	 * used.
+	 * @param prefix what the user writes before a setting's name
+	 */
+	void settingPrefix(String prefix) {
+		this.settingPrefix = prefix;
+	}
+
+	/**
+	 * A setting's name as the user writes it.
+	 * @param key the name without the prefix, for example {@code detection.aws.endpoint}
+	 * @return the full name
+	 */
+	final String setting(String key) {
+		return this.settingPrefix + key;
 	}
 
 	@Override
@@ -49,7 +69,7 @@ abstract class MetadataRackSource implements RackSource {
 	@Override
 	public final RackLookup lookup(Duration timeout) throws MetadataException {
 		if (!this.enabled) {
-			return RackLookup.notFound("disabled by follower-fetch.detection." + this.name + ".enabled=false");
+			return RackLookup.notFound("disabled by " + setting("detection." + this.name + ".enabled") + "=false");
 		}
 		return query(timeout);
 	}

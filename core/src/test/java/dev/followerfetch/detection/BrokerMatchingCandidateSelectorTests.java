@@ -160,7 +160,7 @@ class BrokerMatchingCandidateSelectorTests {
 
 	private static BrokerMatchingCandidateSelector selector(BrokerRackLookup brokers, Duration brokerTimeout,
 			ZoneFormat awsZoneFormat) {
-		DetectionSettings d = DetectionSettings.defaults("follower-fetch.");
+		DetectionSettings d = DetectionSettings.defaults(DetectionSettings.SPRING_BOOT_PREFIX);
 		return new BrokerMatchingCandidateSelector(brokers,
 				new DetectionSettings(d.prefix(), d.rack(), d.order(), d.timeout(), brokerTimeout, d.required(),
 						d.envVariables(), d.file(), d.ecsEnabled(), d.kubernetes(), d.aws(), awsZoneFormat, d.gcp(),

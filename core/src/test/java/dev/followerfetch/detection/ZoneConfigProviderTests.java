@@ -59,9 +59,11 @@ class ZoneConfigProviderTests {
 		worker.put("bootstrap.servers", "127.0.0.1:9");
 		worker.put("group.id", "connect-cluster");
 		worker.put("consumer.client.rack", "${zone:rack}");
-		worker.put("producer.rack.aware.partitioning", "true");
+		worker.put("producer.client.rack", "${zone:rack}");
+		worker.put("producer.partitioner.rack.aware", "true");
 		AbstractConfig resolved = new AbstractConfig(new ConfigDef(), worker);
 		assertThat(resolved.originalsStrings()).containsEntry("consumer.client.rack", "az-b")
+			.containsEntry("producer.client.rack", "az-b")
 			.containsEntry("group.id", "connect-cluster");
 	}
 
@@ -115,7 +117,7 @@ class ZoneConfigProviderTests {
 		assertThatExceptionOfType(ConfigException.class)
 			.isThrownBy(() -> new AbstractConfig(new ConfigDef(), config))
 			.withMessageContaining("No Kafka client.rack found and param.detection.required is true")
-			.withMessageContaining("file: not found")
+			.withMessageContaining("file: not found, param.detection.file.path not set")
 			.withMessageContaining("env: not found, FOLLOWER_FETCH_TEST_UNSET_ZONE not set");
 	}
 
