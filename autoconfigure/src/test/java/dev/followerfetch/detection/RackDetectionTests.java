@@ -97,6 +97,14 @@ class RackDetectionTests {
 	}
 
 	@Test
+	void anInvalidFollowerFetchRackFailsEvenWhenAKafkaClientRackIsSet() {
+		this.properties.setRack("use1 az1");
+		this.environment.setProperty("spring.kafka.consumer.properties.client.rack", "use1-az3");
+		assertThatExceptionOfType(InvalidSettingException.class).isThrownBy(this::detect)
+			.satisfies((ex) -> assertThat(ex.setting()).isEqualTo("follower-fetch.rack"));
+	}
+
+	@Test
 	void kafkaCommonClientRackIsHonouredAndConsumerPropertiesComeFirst() {
 		this.environment.setProperty("spring.kafka.properties.client.rack", "use1-az5");
 		assertThat(detect().source()).hasValue("property:spring.kafka.properties.client.rack");

@@ -21,8 +21,12 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 
+import dev.followerfetch.InvalidSettingException;
 import dev.followerfetch.detection.BrokerRackLookup;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.detection.DetectionSettings;
@@ -44,8 +48,8 @@ import org.jspecify.annotations.Nullable;
  * </pre>
  *
  * The parameters ({@code config.providers.zone.param.<name>}) are the Spring Boot
- * starter's {@code follower-fetch.*} properties without {@code follower-fetch.}, for
- * example {@code param.detection.order=env,aws} or {@code param.detection.timeout=1s};
+ * starter's detection properties without {@code follower-fetch.} ({@code rack} and
+ * {@code detection.*}), for example {@code param.detection.order=env,aws} or {@code param.detection.timeout=1s};
  * those starting with {@code admin.} configure the short-lived admin client that reads
  * the brokers' racks, so that an AWS process picks the AZ id or name the brokers use
  * ({@code param.admin.bootstrap.servers=...}). The zone is detected once per JVM and
@@ -69,7 +73,7 @@ public final class ZoneConfigProvider implements ConfigProvider {
 	/** A zone found stays for the JVM's life; nothing found is asked again after this long. */
 	private static final Duration RETRY_NOT_FOUND = Duration.ofMinutes(1);
 
-	private static final Map<Detection, Detected> detected = new ConcurrentHashMap<>();
+	private static final ConcurrentMap<Detection, Attempt> attempts = new ConcurrentHashMap<>();
 
 	private @Nullable Detection detection;
 
@@ -78,6 +82,10 @@ public final class ZoneConfigProvider implements ConfigProvider {
 		Map<String, Object> admin = new HashMap<>();
 		Map<String, Object> settings = new LinkedHashMap<>();
 		parameters.forEach((name, value) -> {
+			if (String.valueOf(value).contains("${")) {
+				throw new InvalidSettingException(PREFIX + name, value, "Kafka does not resolve variables in "
+						+ "the parameters of a config provider: write the value itself.");
+			}
 			if (name.startsWith(ADMIN)) {
 				admin.put(name.substring(ADMIN.length()), value);
 			}
@@ -89,42 +97,43 @@ public final class ZoneConfigProvider implements ConfigProvider {
 	}
 
 	@Override
-	public ConfigData get(String path) {
+	public ConfigData get(@Nullable String path) {
 		return get(path, Set.of(RACK));
 	}
 
 	@Override
-	public ConfigData get(String path, Set<String> keys) {
+	public ConfigData get(@Nullable String path, Set<String> keys) {
 		Set<String> unknown = new TreeSet<>(keys);
 		unknown.remove(RACK);
-		if (!path.isEmpty() || !unknown.isEmpty()) {
+		boolean noPath = path == null || path.isEmpty();
+		if (!noPath || !unknown.isEmpty()) {
 			throw new ConfigException("ZoneConfigProvider knows only ${<provider>:" + RACK + "}, not "
-					+ (path.isEmpty() ? "" : "path '" + path + "' ") + (unknown.isEmpty() ? "" : "keys " + unknown));
+					+ (noPath ? "" : "path '" + path + "' ") + (unknown.isEmpty() ? "" : "keys " + unknown));
 		}
 		Detection detection = this.detection;
 		if (detection == null) {
 			throw new IllegalStateException("ZoneConfigProvider was not configured");
 		}
-		DetectedRack rack;
-		try {
-			rack = detect(detection);
-		}
-		catch (RackNotDetectedException ex) {
-			throw new ConfigException(ex.getMessage());
-		}
-		return new ConfigData(Map.of(RACK, rack.rack().orElse("")));
+		return new ConfigData(Map.of(RACK, detect(detection).rack().orElse("")));
 	}
 
+	/**
+	 * Detects once for every client configured with the same settings: the first runs the
+	 * detection, the others wait for its result, so none waits longer than one detection.
+	 */
 	private static DetectedRack detect(Detection detection) {
-		return detected.compute(detection, (key, previous) -> {
-			if (previous != null && (previous.rack().rack().isPresent() || System.nanoTime() - previous.retryAt() < 0)) {
-				return previous;
+		while (true) {
+			Attempt attempt = new Attempt();
+			Attempt running = attempts.putIfAbsent(detection, attempt);
+			if (running == null) {
+				return attempt.run(detection);
 			}
-			BrokerRackLookup brokers = (key.admin().isEmpty()) ? null : BrokerRackLookup.admin(key.admin());
-			DetectedRack rack = RackDetection.matchingBrokers(key.settings(), brokers)
-				.detect(key.settings().sources(System::getenv), null);
-			return new Detected(rack, System.nanoTime() + RETRY_NOT_FOUND.toNanos());
-		}).rack();
+			if (running.expired()) {
+				attempts.remove(detection, running);
+				continue;
+			}
+			return running.await();
+		}
 	}
 
 	@Override
@@ -134,7 +143,56 @@ public final class ZoneConfigProvider implements ConfigProvider {
 	private record Detection(DetectionSettings settings, Map<String, Object> admin) {
 	}
 
-	private record Detected(DetectedRack rack, long retryAt) {
+	/**
+	 * One detection, for every client configured with its settings.
+	 */
+	private static final class Attempt {
+
+		private final CompletableFuture<DetectedRack> result = new CompletableFuture<>();
+
+		private volatile long retryAt;
+
+		private volatile boolean permanent;
+
+		DetectedRack run(Detection detection) {
+			try {
+				BrokerRackLookup brokers = (detection.admin().isEmpty()) ? null
+						: BrokerRackLookup.admin(detection.admin());
+				DetectedRack rack = RackDetection.matchingBrokers(detection.settings(), brokers)
+					.detect(detection.settings().sources(System::getenv), null);
+				settle(rack.rack().isPresent());
+				this.result.complete(rack);
+				return rack;
+			}
+			catch (RuntimeException ex) {
+				settle(false);
+				this.result.completeExceptionally(ex);
+				throw failure(ex);
+			}
+		}
+
+		DetectedRack await() {
+			try {
+				return this.result.join();
+			}
+			catch (CompletionException ex) {
+				throw failure((ex.getCause() instanceof RuntimeException cause) ? cause : ex);
+			}
+		}
+
+		boolean expired() {
+			return this.result.isDone() && !this.permanent && System.nanoTime() - this.retryAt >= 0;
+		}
+
+		private void settle(boolean found) {
+			this.retryAt = System.nanoTime() + RETRY_NOT_FOUND.toNanos();
+			this.permanent = found;
+		}
+
+		private static RuntimeException failure(RuntimeException ex) {
+			return (ex instanceof RackNotDetectedException) ? new ConfigException(ex.getMessage()) : ex;
+		}
+
 	}
 
 }

@@ -44,8 +44,8 @@ import org.jspecify.annotations.Nullable;
  * names. Checked when created, so a value the detection cannot use is reported naming the
  * setting as the user wrote it ({@link #name(String)}).
  *
- * @param prefix what the user writes before a setting's name: {@code follower-fetch.} or
- * {@code config.providers.zone.param.}
+ * @param prefix what the user writes before a setting's name: {@code follower-fetch.}, or
+ * {@code param.} for the zone config provider's parameters
  * @param rack {@code rack}: the zone, explicitly, or {@code null}
  * @param order {@code detection.order}: the built-in sources to ask, highest priority first
  * @param timeout {@code detection.timeout}: the budget for every network source together

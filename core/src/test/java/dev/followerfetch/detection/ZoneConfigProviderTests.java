@@ -18,8 +18,16 @@ package dev.followerfetch.detection;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import dev.followerfetch.application.ZoneConfigProvider;
 import dev.followerfetch.detection.MetadataStubServer.ImdsMode;
@@ -60,7 +68,6 @@ class ZoneConfigProviderTests {
 		worker.put("group.id", "connect-cluster");
 		worker.put("consumer.client.rack", "${zone:rack}");
 		worker.put("producer.client.rack", "${zone:rack}");
-		worker.put("producer.partitioner.rack.aware", "true");
 		AbstractConfig resolved = new AbstractConfig(new ConfigDef(), worker);
 		assertThat(resolved.originalsStrings()).containsEntry("consumer.client.rack", "az-b")
 			.containsEntry("producer.client.rack", "az-b")
@@ -93,6 +100,53 @@ class ZoneConfigProviderTests {
 	}
 
 	@Test
+	void clientsConfiguredAtTheSameTimeShareOneDetection() throws Exception {
+		this.metadata.stub().imds(ImdsMode.V2_REQUIRED, "us-east-1b", "use1-az2");
+		Map<String, Object> config = provider(Map.of("detection.order", "aws", "detection.aws.endpoint",
+				this.metadata.stub().uri().toString()));
+		config.put("client.rack", "${zone:rack}");
+		ExecutorService clients = Executors.newFixedThreadPool(8);
+		try {
+			List<Future<String>> racks = new ArrayList<>();
+			for (int i = 0; i < 8; i++) {
+				racks.add(clients.submit(() -> new AbstractConfig(new ConfigDef(), config).originalsStrings()
+					.get("client.rack")));
+			}
+			for (Future<String> rack : racks) {
+				assertThat(rack.get(10, TimeUnit.SECONDS)).isEqualTo("use1-az2");
+			}
+		}
+		finally {
+			clients.shutdownNow();
+		}
+		assertThat(this.metadata.stub().requests(MetadataStubServer.TOKEN_PATH)).hasSize(1);
+	}
+
+	@Test
+	void clientsConfiguredAtTheSameTimeShareOneFailedDetectionToo() throws Exception {
+		Map<String, Object> config = provider(Map.of("detection.order", "aws", "detection.aws.endpoint",
+				this.metadata.stub().uri().toString(), "detection.required", "true"));
+		config.put("client.rack", "${zone:rack}");
+		ExecutorService clients = Executors.newFixedThreadPool(8);
+		try {
+			List<Future<AbstractConfig>> configs = new ArrayList<>();
+			for (int i = 0; i < 8; i++) {
+				configs.add(clients.submit(() -> new AbstractConfig(new ConfigDef(), config)));
+			}
+			for (Future<AbstractConfig> resolved : configs) {
+				assertThatExceptionOfType(ExecutionException.class)
+					.isThrownBy(() -> resolved.get(10, TimeUnit.SECONDS))
+					.withCauseInstanceOf(ConfigException.class)
+					.withMessageContaining("No Kafka client.rack found and param.detection.required is true");
+			}
+		}
+		finally {
+			clients.shutdownNow();
+		}
+		assertThat(this.metadata.stub().requests(MetadataStubServer.TOKEN_PATH)).hasSize(1);
+	}
+
+	@Test
 	void theZoneIsDetectedOncePerSettingsAndNotForEveryClient() throws IOException {
 		Path file = zoneFile("az-a");
 		Map<String, Object> config = provider(Map.of("detection.order", "file", "detection.file.path", file.toString()));
@@ -119,6 +173,22 @@ class ZoneConfigProviderTests {
 			.withMessageContaining("No Kafka client.rack found and param.detection.required is true")
 			.withMessageContaining("file: not found, param.detection.file.path not set")
 			.withMessageContaining("env: not found, FOLLOWER_FETCH_TEST_UNSET_ZONE not set");
+	}
+
+	@Test
+	void aVariableInAParameterFailsBecauseKafkaLeavesItAsItIs() {
+		ZoneConfigProvider provider = new ZoneConfigProvider();
+		assertThatExceptionOfType(ConfigException.class)
+			.isThrownBy(() -> provider.configure(Map.of("admin.bootstrap.servers", "${bootstrap.servers}")))
+			.withMessageContaining("param.admin.bootstrap.servers")
+			.withMessageContaining("Kafka does not resolve variables in the parameters of a config provider");
+	}
+
+	@Test
+	void aNullPathIsThePathOfAPlainVariable() {
+		ZoneConfigProvider provider = new ZoneConfigProvider();
+		provider.configure(Map.of("rack", "az-b"));
+		assertThat(provider.get(null, Set.of("rack")).data()).containsExactly(Map.entry("rack", "az-b"));
 	}
 
 	@Test
