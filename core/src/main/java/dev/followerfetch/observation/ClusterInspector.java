@@ -41,12 +41,7 @@ import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.admin.DescribeConfigsOptions;
 import org.apache.kafka.clients.admin.DescribeConsumerGroupsOptions;
-import org.apache.kafka.clients.admin.DescribeShareGroupsOptions;
 import org.apache.kafka.clients.admin.DescribeTopicsOptions;
-import org.apache.kafka.clients.admin.ListGroupsOptions;
-import org.apache.kafka.clients.admin.ListGroupsResult;
-import org.apache.kafka.clients.admin.ShareGroupDescription;
-import org.apache.kafka.clients.admin.ShareMemberDescription;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.GroupType;
 import org.apache.kafka.common.KafkaFuture;
@@ -78,9 +73,7 @@ final class ClusterInspector implements AutoCloseable {
 
 	private final Map<Integer, String> lastKnownRacks = new ConcurrentHashMap<>();
 
-	private final ShareGroupSearch shareSearch = new ShareGroupSearch();
-
-	private @Nullable Set<String> localAddresses;
+	private @Nullable ShareGroupMembers shareGroupMembers;
 
 	private @Nullable Admin admin;
 
@@ -160,85 +153,20 @@ final class ClusterInspector implements AutoCloseable {
 	}
 
 	/**
-	 * The share group membership of some share consumers: the groups where they were
-	 * found before, and every share group the cluster lists when one of them is not found
-	 * yet ({@link ShareGroupSearch}). Groups the cluster cannot list or describe now leave
-	 * the membership unknown this refresh.
+	 * The share group membership of some share consumers, read by a class of its own: its
+	 * Admin calls exist from Kafka 4.0, so this class still loads on older clients.
 	 */
 	private Map<String, ClusterView.ShareMember> shareMembers(Admin client, Set<String> clientIds, int millis)
 			throws InterruptedException {
 		if (clientIds.isEmpty()) {
 			return Map.of();
 		}
-		long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-		ShareGroupSearch.Plan plan = this.shareSearch.plan(clientIds, System.nanoTime());
-		Set<String> groupIds = new TreeSet<>(plan.groups());
-		boolean everyGroup = plan.everyGroup();
-		if (everyGroup) {
-			try {
-				ListGroupsResult listed = client.listGroups(ListGroupsOptions.forShareGroups().timeoutMs(millis));
-				listed.valid()
-					.get(millis, TimeUnit.MILLISECONDS)
-					.forEach((listing) -> groupIds.add(listing.groupId()));
-				// a broker that did not answer may hold the group sought: not a complete search
-				everyGroup = listed.errors().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)
-					.isEmpty();
-			}
-			catch (ExecutionException | TimeoutException ex) {
-				// a broker before 4.0 (ListGroups without types), or no answer
-				everyGroup = false;
-			}
+		ShareGroupMembers members = this.shareGroupMembers;
+		if (members == null) {
+			members = new ShareGroupMembers();
+			this.shareGroupMembers = members;
 		}
-		Map<String, ClusterView.ShareMember> members = new TreeMap<>();
-		Map<String, String> foundIn = new HashMap<>();
-		if (!groupIds.isEmpty()) {
-			Map<String, KafkaFuture<ShareGroupDescription>> described = client
-				.describeShareGroups(groupIds, new DescribeShareGroupsOptions().timeoutMs(millis))
-				.describedGroups();
-			for (KafkaFuture<ShareGroupDescription> future : described.values()) {
-				try {
-					ShareGroupDescription group = future.get(Math.max(0, deadline - System.nanoTime()),
-							TimeUnit.NANOSECONDS);
-					Map<String, List<ShareMemberDescription>> byClientId = group.members()
-						.stream()
-						.filter((member) -> clientIds.contains(member.clientId()))
-						.collect(Collectors.groupingBy(ShareMemberDescription::clientId));
-					byClientId.forEach((clientId, candidates) -> {
-						foundIn.putIfAbsent(clientId, group.groupId());
-						ShareGroupSearch.own(candidates, ShareMemberDescription::host, localAddresses())
-							.ifPresent((member) -> members.merge(clientId,
-									new ClusterView.ShareMember(Set.of(group.groupId()),
-											member.assignment().topicPartitions()),
-									ClusterInspector::bothGroups));
-					});
-				}
-				catch (ExecutionException | TimeoutException ex) {
-					// that group is unknown this refresh
-				}
-			}
-		}
-		this.shareSearch.found(clientIds, foundIn, everyGroup, System.nanoTime());
-		return members;
-	}
-
-	private Set<String> localAddresses() {
-		Set<String> addresses = this.localAddresses;
-		if (addresses == null) {
-			addresses = ShareGroupSearch.localAddresses();
-			this.localAddresses = addresses;
-		}
-		return addresses;
-	}
-
-	/**
-	 * One client id in two share groups (two consumers given the same {@code client.id}).
-	 */
-	private static ClusterView.ShareMember bothGroups(ClusterView.ShareMember first, ClusterView.ShareMember second) {
-		Set<String> groups = new TreeSet<>(first.groups());
-		groups.addAll(second.groups());
-		Set<TopicPartition> partitions = new HashSet<>(first.partitions());
-		partitions.addAll(second.partitions());
-		return new ClusterView.ShareMember(groups, partitions);
+		return members.read(client, clientIds, millis);
 	}
 
 	/**
