@@ -22,9 +22,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import dev.followerfetch.InvalidSettingException;
 import dev.followerfetch.detection.BrokerRackLookup;
@@ -72,6 +74,8 @@ public final class ZoneConfigProvider implements ConfigProvider {
 
 	/** A zone found stays for the JVM's life; nothing found is asked again after this long. */
 	private static final Duration RETRY_NOT_FOUND = Duration.ofMinutes(1);
+
+	private static final Duration AWAIT_MARGIN = Duration.ofSeconds(5);
 
 	private static final ConcurrentMap<Detection, Attempt> attempts = new ConcurrentHashMap<>();
 
@@ -132,7 +136,7 @@ public final class ZoneConfigProvider implements ConfigProvider {
 				attempts.remove(detection, running);
 				continue;
 			}
-			return running.await();
+			return running.await(detection.settings());
 		}
 	}
 
@@ -164,19 +168,40 @@ public final class ZoneConfigProvider implements ConfigProvider {
 				this.result.complete(rack);
 				return rack;
 			}
-			catch (RuntimeException ex) {
+			catch (RuntimeException | Error ex) {
 				settle(false);
 				this.result.completeExceptionally(ex);
-				throw failure(ex);
+				if (ex instanceof RuntimeException runtime) {
+					throw failure(runtime);
+				}
+				throw ex;
 			}
 		}
 
-		DetectedRack await() {
+		/**
+		 * Wait for the detection another client runs: at most its budget and the brokers'
+		 * time, and a little more.
+		 */
+		DetectedRack await(DetectionSettings settings) {
+			Duration limit = settings.timeout().plus(settings.brokerTimeout()).plus(AWAIT_MARGIN);
 			try {
-				return this.result.join();
+				return this.result.get(limit.toNanos(), TimeUnit.NANOSECONDS);
 			}
-			catch (CompletionException ex) {
-				throw failure((ex.getCause() instanceof RuntimeException cause) ? cause : ex);
+			catch (ExecutionException ex) {
+				Throwable cause = ex.getCause();
+				if (cause instanceof Error error) {
+					throw error;
+				}
+				throw failure((cause instanceof RuntimeException runtime) ? runtime
+						: new IllegalStateException(cause));
+			}
+			catch (TimeoutException ex) {
+				throw new ConfigException("The zone detection that another client started did not end within "
+						+ limit.toMillis() + " ms");
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new ConfigException("Interrupted while waiting for the zone detection");
 			}
 		}
 
