@@ -35,10 +35,8 @@ final class Detections {
 
 	static DetectedRack detect(FollowerFetchProperties properties, Environment environment,
 			@Nullable BrokerRackLookup brokers, List<? extends RackSource> sources) {
-		DetectionSettings settings = RackDetectionAutoConfiguration.detectionSettings(properties);
-		RackDetection detection = (brokers != null) ? RackDetection.matchingBrokers(settings, brokers)
-				: new RackDetection(settings, CandidateSelector.FIRST);
-		return detection.detect(List.copyOf(sources), RackDetectionAutoConfiguration.kafkaClientRack(environment));
+		return RackDetection.matchingBrokers(RackDetectionAutoConfiguration.detectionSettings(properties), brokers)
+			.detect(List.copyOf(sources), RackDetectionAutoConfiguration.kafkaClientRack(environment));
 	}
 
 }

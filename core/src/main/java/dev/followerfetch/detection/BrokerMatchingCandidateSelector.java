@@ -44,27 +44,23 @@ final class BrokerMatchingCandidateSelector implements CandidateSelector {
 
 	private final BrokerRackLookup brokers;
 
-	private final Duration brokerTimeout;
-
-	private final ZoneFormat awsZoneFormat;
-
 	private final DetectionSettings settings;
 
 	BrokerMatchingCandidateSelector(BrokerRackLookup brokers, DetectionSettings settings) {
 		this.brokers = brokers;
-		this.brokerTimeout = settings.brokerTimeout();
-		this.awsZoneFormat = settings.awsZoneFormat();
 		this.settings = settings;
 	}
 
 	@Override
 	public Selection select(String source, List<RackCandidate> candidates, Duration timeLeft) {
 		RackCandidate preferred = candidates.get(0);
-		boolean fixedForm = "aws".equals(source) && this.awsZoneFormat != ZoneFormat.AUTO;
+		ZoneFormat awsZoneFormat = this.settings.awsZoneFormat();
+		boolean fixedForm = "aws".equals(source) && awsZoneFormat != ZoneFormat.AUTO;
 		String fixedReason = (fixedForm) ? this.settings.name("detection.aws.zone-format") + "="
-				+ this.awsZoneFormat.name().toLowerCase(Locale.ROOT) : null;
+				+ awsZoneFormat.name().toLowerCase(Locale.ROOT) : null;
 		List<RackCandidate> choices = (fixedForm) ? List.of(preferred) : candidates;
-		Duration timeout = (timeLeft.compareTo(this.brokerTimeout) < 0) ? timeLeft : this.brokerTimeout;
+		Duration brokerTimeout = this.settings.brokerTimeout();
+		Duration timeout = (timeLeft.compareTo(brokerTimeout) < 0) ? timeLeft : brokerTimeout;
 		Set<String> racks;
 		try {
 			if (timeout.isZero()) {

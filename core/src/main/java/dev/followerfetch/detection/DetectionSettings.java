@@ -309,11 +309,11 @@ public record DetectionSettings(String prefix, @Nullable String rack, List<Strin
 					uri = new URI(endpoint);
 				}
 				catch (URISyntaxException ex) {
-					throw invalid(source + ".endpoint", endpoint, "Must be an http(s) URL with a host and no "
-							+ "path, such as http://169.254.169.254, or a host[:port].");
+					throw invalid(source + ".endpoint", endpoint, Metadata.ENDPOINT_RULE);
 				}
 			}
-			return new Metadata(bool(source + ".enabled", fallback.enabled()), (uri != null) ? uri : fallback.endpoint());
+			boolean enabled = bool(source + ".enabled", fallback.enabled());
+			return new Metadata(enabled, (uri != null) ? uri : fallback.endpoint());
 		}
 
 		ZoneFormat zoneFormat(String key) {
@@ -375,6 +375,9 @@ public record DetectionSettings(String prefix, @Nullable String rack, List<Strin
 
 		static final Metadata DEFAULT = new Metadata(true, null);
 
+		static final String ENDPOINT_RULE = "Must be an http(s) URL with a host and no path, such as "
+				+ "http://169.254.169.254, or a host[:port].";
+
 		/**
 		 * The endpoint as the sources need it: an http(s) URL with a host and no path (each
 		 * source adds its own), or a bare {@code host[:port]} as the environment variables
@@ -395,8 +398,7 @@ public record DetectionSettings(String prefix, @Nullable String rack, List<Strin
 			String path = (parsed != null) ? parsed.getRawPath() : null;
 			boolean hasPath = path != null && !path.isEmpty() && !path.equals("/");
 			if (parsed == null || hasPath || parsed.getRawQuery() != null) {
-				throw new InvalidSettingException(setting, configured, "Must be an http(s) URL with a host and no "
-						+ "path, such as http://169.254.169.254, or a host[:port].");
+				throw new InvalidSettingException(setting, configured, ENDPOINT_RULE);
 			}
 			return new Metadata(this.enabled, parsed);
 		}

@@ -37,7 +37,8 @@ final class EcsTaskMetadataRackSource extends MetadataRackSource {
 
 	private final Function<String, @Nullable String> environment;
 
-	EcsTaskMetadataRackSource(MetadataHttpClient client, boolean enabled, Function<String, @Nullable String> environment) {
+	EcsTaskMetadataRackSource(MetadataHttpClient client, boolean enabled,
+			Function<String, @Nullable String> environment) {
 		super("ecs", client, enabled);
 		this.environment = environment;
 	}

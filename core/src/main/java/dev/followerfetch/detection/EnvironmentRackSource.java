@@ -66,7 +66,8 @@ final class EnvironmentRackSource implements RackSource {
 			}
 		}
 		if (candidates.isEmpty()) {
-			return RackLookup.notFound((this.variables.isEmpty()) ? this.settingPrefix + "detection.env.variables is empty"
+			return RackLookup.notFound((this.variables.isEmpty())
+					? this.settingPrefix + "detection.env.variables is empty"
 					: String.join(", ", this.variables) + " not set");
 		}
 		return RackLookup.found(candidates);

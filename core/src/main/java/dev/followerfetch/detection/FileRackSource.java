@@ -27,6 +27,7 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -39,8 +40,6 @@ import org.jspecify.annotations.Nullable;
 final class FileRackSource implements RackSource {
 
 	static final int MAX_FILE_BYTES = 64 * 1024;
-
-
 
 	private static final Pattern LABEL_LINE = Pattern.compile("^([^=\\s]+)\\s*=\\s*(.*)$");
 

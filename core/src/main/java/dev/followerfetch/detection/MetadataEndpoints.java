@@ -43,7 +43,8 @@ final class MetadataEndpoints {
 	 * @return the endpoint
 	 * @throws MetadataException if the variable does not hold a valid URL or host
 	 */
-	static URI resolve(@Nullable URI configured, String variable, Function<String, @Nullable String> environment, URI fallback)
+	static URI resolve(@Nullable URI configured, String variable, Function<String, @Nullable String> environment,
+			URI fallback)
 			throws MetadataException {
 		if (configured != null) {
 			return configured;

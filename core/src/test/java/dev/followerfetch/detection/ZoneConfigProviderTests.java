@@ -18,11 +18,12 @@ package dev.followerfetch.detection;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -105,19 +106,8 @@ class ZoneConfigProviderTests {
 		Map<String, Object> config = provider(Map.of("detection.order", "aws", "detection.aws.endpoint",
 				this.metadata.stub().uri().toString()));
 		config.put("client.rack", "${zone:rack}");
-		ExecutorService clients = Executors.newFixedThreadPool(8);
-		try {
-			List<Future<String>> racks = new ArrayList<>();
-			for (int i = 0; i < 8; i++) {
-				racks.add(clients.submit(() -> new AbstractConfig(new ConfigDef(), config).originalsStrings()
-					.get("client.rack")));
-			}
-			for (Future<String> rack : racks) {
-				assertThat(rack.get(10, TimeUnit.SECONDS)).isEqualTo("use1-az2");
-			}
-		}
-		finally {
-			clients.shutdownNow();
+		for (Future<AbstractConfig> resolved : resolveAtTheSameTime(config)) {
+			assertThat(resolved.get(10, TimeUnit.SECONDS).originalsStrings()).containsEntry("client.rack", "use1-az2");
 		}
 		assertThat(this.metadata.stub().requests(MetadataStubServer.TOKEN_PATH)).hasSize(1);
 	}
@@ -127,21 +117,10 @@ class ZoneConfigProviderTests {
 		Map<String, Object> config = provider(Map.of("detection.order", "aws", "detection.aws.endpoint",
 				this.metadata.stub().uri().toString(), "detection.required", "true"));
 		config.put("client.rack", "${zone:rack}");
-		ExecutorService clients = Executors.newFixedThreadPool(8);
-		try {
-			List<Future<AbstractConfig>> configs = new ArrayList<>();
-			for (int i = 0; i < 8; i++) {
-				configs.add(clients.submit(() -> new AbstractConfig(new ConfigDef(), config)));
-			}
-			for (Future<AbstractConfig> resolved : configs) {
-				assertThatExceptionOfType(ExecutionException.class)
-					.isThrownBy(() -> resolved.get(10, TimeUnit.SECONDS))
-					.withCauseInstanceOf(ConfigException.class)
-					.withMessageContaining("No Kafka client.rack found and param.detection.required is true");
-			}
-		}
-		finally {
-			clients.shutdownNow();
+		for (Future<AbstractConfig> resolved : resolveAtTheSameTime(config)) {
+			assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> resolved.get(10, TimeUnit.SECONDS))
+				.withCauseInstanceOf(ConfigException.class)
+				.withMessageContaining("No Kafka client.rack found and param.detection.required is true");
 		}
 		assertThat(this.metadata.stub().requests(MetadataStubServer.TOKEN_PATH)).hasSize(1);
 	}
@@ -149,7 +128,8 @@ class ZoneConfigProviderTests {
 	@Test
 	void theZoneIsDetectedOncePerSettingsAndNotForEveryClient() throws IOException {
 		Path file = zoneFile("az-a");
-		Map<String, Object> config = provider(Map.of("detection.order", "file", "detection.file.path", file.toString()));
+		Map<String, Object> config = provider(
+				Map.of("detection.order", "file", "detection.file.path", file.toString()));
 		config.put("client.rack", "${zone:rack}");
 		assertThat(new AbstractConfig(new ConfigDef(), config).originalsStrings()).containsEntry("client.rack", "az-a");
 		Files.writeString(file, "topology.kubernetes.io/zone=az-c\n");
@@ -235,6 +215,22 @@ class ZoneConfigProviderTests {
 					"${zone:rak}")))
 			.withMessageContaining("rack")
 			.withMessageContaining("[rak]");
+	}
+
+	/**
+	 * Resolve one configuration on 8 threads at once, as clients created together do.
+	 */
+	private static List<Future<AbstractConfig>> resolveAtTheSameTime(Map<String, Object> config)
+			throws InterruptedException {
+		ExecutorService clients = Executors.newFixedThreadPool(8);
+		try {
+			List<Callable<AbstractConfig>> resolutions = Collections.nCopies(8,
+					() -> new AbstractConfig(new ConfigDef(), config));
+			return clients.invokeAll(resolutions, 30, TimeUnit.SECONDS);
+		}
+		finally {
+			clients.shutdownNow();
+		}
 	}
 
 	private Map<String, String> fileSource(String zone) throws IOException {
