@@ -31,7 +31,6 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
 import org.springframework.kafka.core.ConsumerFactory;
 import org.springframework.kafka.listener.AbstractMessageListenerContainer;
-import org.springframework.kafka.listener.AbstractShareKafkaMessageListenerContainer;
 import org.springframework.kafka.listener.MessageListenerContainer;
 
 /**
@@ -43,6 +42,9 @@ import org.springframework.kafka.listener.MessageListenerContainer;
  * @author follower-fetch authors
  */
 public final class ListenerContainers {
+
+	private static final String SHARE_CONTAINER = "org.springframework.kafka.listener."
+			+ "AbstractShareKafkaMessageListenerContainer";
 
 	private final ObjectProvider<KafkaListenerEndpointRegistry> registry;
 
@@ -71,8 +73,14 @@ public final class ListenerContainers {
 		return new ArrayList<>(containers.keySet());
 	}
 
+	// by name: spring-kafka 3.3 (Spring Boot 3.5) has no share containers
 	private static boolean isShare(MessageListenerContainer container) {
-		return container instanceof AbstractShareKafkaMessageListenerContainer<?, ?>;
+		for (Class<?> type = container.getClass(); type != null; type = type.getSuperclass()) {
+			if (type.getName().equals(SHARE_CONTAINER)) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	/**

@@ -15,7 +15,6 @@
  */
 package dev.followerfetch.policy;
 
-import java.util.Map;
 import java.util.Properties;
 
 import dev.followerfetch.FetchPolicy;
@@ -43,12 +42,10 @@ import org.springframework.kafka.annotation.KafkaHandler;
 import org.springframework.kafka.annotation.KafkaListener;
 import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
 import org.springframework.kafka.core.ConsumerFactory;
-import org.springframework.kafka.core.DefaultShareConsumerFactory;
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 import org.springframework.kafka.listener.ContainerProperties;
 import org.springframework.kafka.listener.MessageListener;
 import org.springframework.kafka.listener.MessageListenerContainer;
-import org.springframework.kafka.listener.ShareKafkaMessageListenerContainer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -196,20 +193,6 @@ class FetchPolicyAutoConfigurationTests {
 					.getKafkaConsumerProperties();
 				assertThat(properties.get(ConsumerConfig.MAX_POLL_RECORDS_CONFIG)).isEqualTo(10);
 				assertThat(properties.getProperty(ConsumerConfig.CLIENT_RACK_CONFIG)).isEmpty();
-			});
-	}
-
-	@Test
-	void aShareListenerContainerIsNoListenerContainerAndGetsNoRack() {
-		this.contextRunner.withUserConfiguration(ContainerBean.class, ShareContainerBean.class)
-			.withPropertyValues("follower-fetch.policy.listeners.share-audit=freshness")
-			.run((context) -> {
-				assertThat(context.getBean(ListenerContainers.class).all())
-					.extracting(MessageListenerContainer::getListenerId)
-					.containsExactly("audit");
-				assertThat(context.getBean("shareAudit", ShareKafkaMessageListenerContainer.class)
-					.getContainerProperties()
-					.getKafkaConsumerProperties()).doesNotContainKey(ConsumerConfig.CLIENT_RACK_CONFIG);
 			});
 	}
 
@@ -426,24 +409,6 @@ class FetchPolicyAutoConfigurationTests {
 		@FetchPolicy(Policy.FRESHNESS)
 		@KafkaHandler
 		void handle(String payload) {
-		}
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	static class ShareContainerBean {
-
-		@Bean
-		ShareKafkaMessageListenerContainer<String, String> shareAudit() {
-			ContainerProperties properties = new ContainerProperties("audit");
-			properties.setGroupId("share-audit");
-			properties.setMessageListener((MessageListener<String, String>) (record) -> {
-			});
-			ShareKafkaMessageListenerContainer<String, String> container = new ShareKafkaMessageListenerContainer<>(
-					new DefaultShareConsumerFactory<>(Map.of("bootstrap.servers", "127.0.0.1:9")), properties);
-			container.setAutoStartup(false);
-			container.setBeanName("share-audit");
-			return container;
 		}
 
 	}
