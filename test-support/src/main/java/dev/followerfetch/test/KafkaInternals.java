@@ -18,7 +18,6 @@ package dev.followerfetch.test;
 
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -36,7 +35,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
@@ -82,7 +80,7 @@ import org.springframework.util.ReflectionUtils;
  *
  * @author follower-fetch authors
  */
-final class KafkaInternals {
+final class KafkaInternals implements Brokers {
 
 	private static final List<String> EXIT_CLASSES = List.of("org.apache.kafka.common.utils.Exit",
 			"org.apache.kafka.common.utils.internals.Exit");
@@ -189,7 +187,8 @@ final class KafkaInternals {
 	/**
 	 * Format the storage, start every node and wait until the brokers are ready.
 	 */
-	void start() {
+	@Override
+	public void start() {
 		call("start the Kafka cluster", () -> {
 			this.testKit.format();
 			this.testKit.startup();
@@ -198,15 +197,18 @@ final class KafkaInternals {
 		});
 	}
 
-	String bootstrapServers() {
+	@Override
+	public String bootstrapServers() {
 		return call("read the bootstrap servers", this.testKit::bootstrapServers);
 	}
 
-	Set<Integer> brokerIds() {
+	@Override
+	public Set<Integer> brokerIds() {
 		return call("list the brokers", () -> Set.copyOf(this.testKit.brokers().keySet()));
 	}
 
-	Set<Integer> runningBrokerIds() {
+	@Override
+	public Set<Integer> runningBrokerIds() {
 		return call("read the broker states",
 				() -> this.testKit.brokers()
 					.entrySet()
@@ -219,7 +221,8 @@ final class KafkaInternals {
 	/**
 	 * Stop a broker with a controlled shutdown, keeping its data.
 	 */
-	void shutDownBroker(int brokerId) {
+	@Override
+	public void shutDownBroker(int brokerId) {
 		call("stop broker " + brokerId, () -> {
 			BrokerServer broker = broker(brokerId);
 			broker.shutdown();
@@ -231,7 +234,8 @@ final class KafkaInternals {
 	/**
 	 * Start a broker stopped by {@link #shutDownBroker(int)} again.
 	 */
-	void startUpBroker(int brokerId) {
+	@Override
+	public void startUpBroker(int brokerId) {
 		call("start broker " + brokerId, () -> {
 			broker(brokerId).startup();
 			return null;
@@ -241,7 +245,8 @@ final class KafkaInternals {
 	/**
 	 * Whether a broker's metadata cache lists another broker as alive.
 	 */
-	boolean seesAlive(int observerId, int brokerId) {
+	@Override
+	public boolean seesAlive(int observerId, int brokerId) {
 		return call("read the metadata cache of broker " + observerId, () -> {
 			KafkaBroker observer = broker(observerId);
 			return metadataCache(observer).getAliveBrokerNode(brokerId, observer.config().interBrokerListenerName())
@@ -252,7 +257,8 @@ final class KafkaInternals {
 	/**
 	 * The leader and ISR of a partition as a broker's metadata cache has them.
 	 */
-	Optional<PartitionState> partitionState(int brokerId, String topic, int partition) {
+	@Override
+	public Optional<PartitionState> partitionState(int brokerId, String topic, int partition) {
 		return call("read the metadata cache of broker " + brokerId,
 				() -> metadataCache(broker(brokerId)).getLeaderAndIsr(topic, partition)
 					.map((state) -> new PartitionState(state.leader(), state.leaderEpoch(), List.copyOf(isr(state)))));
@@ -264,7 +270,8 @@ final class KafkaInternals {
 	 * a record produced in between is refused. ({@code kafka.cluster.Partition} is read
 	 * reflectively: its interfaces are in a jar the fixture does not compile against.)
 	 */
-	Hosting hosting(int brokerId, TopicPartition partition) {
+	@Override
+	public Hosting hosting(int brokerId, TopicPartition partition) {
 		return call("read the replica manager of broker " + brokerId, () -> {
 			Option<?> hosted = broker(brokerId).replicaManager().onlinePartition(partition);
 			if (hosted.isEmpty()) {
@@ -281,7 +288,8 @@ final class KafkaInternals {
 	 * each stopped.
 	 * @return the partitions whose fetchers were removed
 	 */
-	synchronized Set<TopicPartition> stallReplication(int brokerId, Set<TopicPartition> followed) {
+	@Override
+	public synchronized Set<TopicPartition> stallReplication(int brokerId, Set<TopicPartition> followed) {
 		Assert.isTrue(!this.stalled.containsKey(brokerId),
 				() -> "Replication of broker " + brokerId + " is already stalled");
 		Map<TopicPartition, PartitionFetchState> removed = call("stall the replication of broker " + brokerId, () -> {
@@ -298,7 +306,8 @@ final class KafkaInternals {
 	 * where they stopped and following the current leaders; partitions whose leader or
 	 * leader epoch changed in between are left to the broker's own metadata handling.
 	 */
-	synchronized void resumeReplication(int brokerId) {
+	@Override
+	public synchronized void resumeReplication(int brokerId) {
 		Map<TopicPartition, PartitionFetchState> removed = this.stalled.remove(brokerId);
 		Assert.isTrue(removed != null, () -> "Replication of broker " + brokerId + " is not stalled");
 		call("resume the replication of broker " + brokerId, () -> {
@@ -329,7 +338,8 @@ final class KafkaInternals {
 	/**
 	 * Stop every node and delete the cluster's data.
 	 */
-	void close() throws Exception {
+	@Override
+	public void close() throws Exception {
 		File directory = call("find the cluster directory", () -> new File(this.testKit.nodes().baseDirectory()));
 		try {
 			this.testKit.close();
@@ -463,21 +473,8 @@ final class KafkaInternals {
 		}
 	}
 
-	/**
-	 * The version of kafka-clients, read as its {@code AppInfoParser} reads it (a class
-	 * that Kafka 4.4 moved to an internals package).
-	 */
 	static String kafkaVersion() {
-		try (InputStream in = KafkaInternals.class.getResourceAsStream("/kafka/kafka-version.properties")) {
-			Properties version = new Properties();
-			if (in != null) {
-				version.load(in);
-			}
-			return version.getProperty("version", "unknown");
-		}
-		catch (IOException ex) {
-			return "unknown";
-		}
+		return Brokers.kafkaVersion();
 	}
 
 	private static String unsupported(String action, String cause) {
@@ -499,26 +496,6 @@ final class KafkaInternals {
 		catch (Exception ex) {
 			throw new IllegalStateException("Failed to " + action + " (Kafka " + kafkaVersion() + ")", ex);
 		}
-	}
-
-	/**
-	 * The leader, leader epoch and ISR size of a partition, as a broker knows them.
-	 */
-	record PartitionState(int leader, int leaderEpoch, List<Integer> isr) {
-
-		int isrSize() {
-			return this.isr.size();
-		}
-
-	}
-
-	/**
-	 * How a broker's replica manager holds a partition.
-	 */
-	enum Hosting {
-
-		NONE, FOLLOWER, LEADER
-
 	}
 
 	@FunctionalInterface

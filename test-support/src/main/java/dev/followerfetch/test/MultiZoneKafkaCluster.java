@@ -84,7 +84,7 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 
 	private final Duration timeout;
 
-	private final KafkaInternals kafka;
+	private final Brokers kafka;
 
 	private final Admin admin;
 
@@ -92,7 +92,7 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 
 	private boolean closed;
 
-	private MultiZoneKafkaCluster(List<String> zones, Duration timeout, KafkaInternals kafka, Admin admin,
+	private MultiZoneKafkaCluster(List<String> zones, Duration timeout, Brokers kafka, Admin admin,
 			ZoneNetwork network) {
 		this.zones = zones;
 		this.timeout = timeout;
@@ -351,7 +351,7 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 		requireBroker(brokerId);
 		Map<Integer, List<Integer>> partitions = new TreeMap<>();
 		for (int partition = 0;; partition++) {
-			Optional<KafkaInternals.PartitionState> state = this.kafka.partitionState(brokerId, topic, partition);
+			Optional<Brokers.PartitionState> state = this.kafka.partitionState(brokerId, topic, partition);
 			if (state.isEmpty()) {
 				return partitions;
 			}
@@ -541,8 +541,8 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 		for (TopicPartitionInfo partition : partitions) {
 			TopicPartition topicPartition = new TopicPartition(name, partition.partition());
 			for (Node replica : partition.replicas()) {
-				KafkaInternals.Hosting expected = (replica.id() == partition.leader().id())
-						? KafkaInternals.Hosting.LEADER : KafkaInternals.Hosting.FOLLOWER;
+				Brokers.Hosting expected = (replica.id() == partition.leader().id())
+						? Brokers.Hosting.LEADER : Brokers.Hosting.FOLLOWER;
 				if (running.contains(replica.id()) && this.kafka.hosting(replica.id(), topicPartition) != expected) {
 					throw new AssertionError("Broker " + replica.id() + " does not host " + topicPartition + " as "
 							+ expected + " yet");
@@ -551,7 +551,7 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 		}
 		for (int broker : running) {
 			for (Map.Entry<Integer, List<Integer>> partition : assignment.entrySet()) {
-				KafkaInternals.PartitionState state = this.kafka.partitionState(broker, name, partition.getKey())
+				Brokers.PartitionState state = this.kafka.partitionState(broker, name, partition.getKey())
 					.orElseThrow(() -> new AssertionError(
 							"Broker " + broker + " does not know partition " + partition.getKey()));
 				if (state.leader() < 0 || state.isrSize() != partition.getValue().size()) {
@@ -602,14 +602,25 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 	}
 
 	private static MultiZoneKafkaCluster start(Builder builder) {
-		KafkaInternals.keepBrokersFromEndingTheJvm();
+		boolean isolated = IsolatedBrokers.needed();
+		Assert.state(!isolated || !builder.zoneNetwork, () -> "The zone network needs the brokers on the "
+				+ "application's class path (Kafka 4.1 or later); with Kafka " + Brokers.kafkaVersion()
+				+ " they run isolated");
+		if (isolated) {
+			IsolatedBrokers.keepBrokersFromEndingTheJvm();
+		}
+		else {
+			KafkaInternals.keepBrokersFromEndingTheJvm();
+		}
 		List<String> zones = List.copyOf(builder.zones);
-		KafkaInternals kafka = null;
+		Brokers kafka = null;
 		Admin admin = null;
 		ZoneNetwork network = builder.zoneNetwork ? new ZoneNetwork(zones) : null;
 		try {
-			kafka = KafkaInternals.build(zones, builder.replicaSelector, builder.brokerProperties, builder.timeout,
-					network);
+			kafka = isolated
+					? IsolatedBrokers.build(zones, builder.replicaSelector, builder.brokerProperties, builder.timeout)
+					: KafkaInternals.build(zones, builder.replicaSelector, builder.brokerProperties, builder.timeout,
+							network);
 			runBounded("start the Kafka cluster", builder.timeout, kafka::start);
 			admin = Admin.create(adminConfigs(kafka.bootstrapServers(), builder.timeout));
 			return new MultiZoneKafkaCluster(zones, builder.timeout, kafka, admin, network);
@@ -643,7 +654,12 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 	 */
 	public static void registerKafkaShutdownHooksWith(Consumer<Runnable> registrar) {
 		Assert.notNull(registrar, "'registrar' must not be null");
-		KafkaInternals.registerShutdownHooksWith(registrar);
+		if (IsolatedBrokers.needed()) {
+			IsolatedBrokers.registerShutdownHooksWith(registrar);
+		}
+		else {
+			KafkaInternals.registerShutdownHooksWith(registrar);
+		}
 	}
 
 	private static Map<String, Object> adminConfigs(String bootstrapServers, Duration timeout) {
@@ -653,7 +669,7 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 				AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, Math.min(timeoutMs, 10_000));
 	}
 
-	private static void shutDown(KafkaInternals kafka) {
+	private static void shutDown(Brokers kafka) {
 		runBounded("stop the Kafka cluster", SHUTDOWN_TIMEOUT, kafka::close);
 	}
 

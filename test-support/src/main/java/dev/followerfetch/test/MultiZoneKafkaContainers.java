@@ -64,7 +64,7 @@ public final class MultiZoneKafkaContainers implements AutoCloseable {
 	 * @return the running cluster
 	 */
 	public static MultiZoneKafkaContainers start(String... zones) {
-		return start(DockerImageName.parse("apache/kafka").withTag(KafkaInternals.kafkaVersion()), zones);
+		return start(DockerImageName.parse("apache/kafka").withTag(Brokers.kafkaVersion()), zones);
 	}
 
 	/**
