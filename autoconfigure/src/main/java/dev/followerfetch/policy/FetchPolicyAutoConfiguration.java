@@ -30,8 +30,11 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.cloud.function.context.FunctionRegistration;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Role;
+import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.Environment;
 import org.springframework.kafka.annotation.KafkaListenerAnnotationBeanPostProcessor.AnnotationEnhancer;
 import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
@@ -48,6 +51,8 @@ import org.springframework.kafka.core.ConsumerFactory;
 @ConditionalOnClass({ ConsumerFactory.class, KafkaListenerEndpointRegistry.class })
 @ConditionalOnBooleanProperty(name = "follower-fetch.enabled", matchIfMissing = true)
 public final class FetchPolicyAutoConfiguration {
+
+	private static final String ANNOTATION_ENHANCER = "followerFetchPolicyAnnotationEnhancer";
 
 	@Bean
 	@ConditionalOnMissingBean
@@ -73,7 +78,7 @@ public final class FetchPolicyAutoConfiguration {
 		return new ListenerContainers(registry, beanFactory);
 	}
 
-	@Bean
+	@Bean(ANNOTATION_ENHANCER)
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	static AnnotationEnhancer followerFetchPolicyAnnotationEnhancer(ObjectProvider<ClientRackDecider> decider,
 			Environment environment) {
@@ -89,6 +94,22 @@ public final class FetchPolicyAutoConfiguration {
 	ListenerPolicyApplier followerFetchListenerPolicyApplier(ClientRackDecider decider, ListenerPolicies policies,
 			ListenerContainers containers) {
 		return new ListenerPolicyApplier(containers::all, decider, policies);
+	}
+
+	/**
+	 * The enhancer is a {@code BiFunction} bean, which Spring Cloud Function counts among
+	 * the application's functions: {@link CloudFunctionDiscovery} keeps its discovery as
+	 * without the starter.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(FunctionRegistration.class)
+	static final class FunctionCatalogConfiguration {
+
+		@Bean
+		static CloudFunctionDiscovery followerFetchCloudFunctionDiscovery(ConfigurableEnvironment environment) {
+			return new CloudFunctionDiscovery(environment, ANNOTATION_ENHANCER);
+		}
+
 	}
 
 }

@@ -46,11 +46,15 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.json.JsonParserFactory;
 import org.springframework.cloud.stream.function.StreamBridge;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -131,6 +135,24 @@ class SpringCloudStreamEndToEndTests {
 				.isLessThan(0.01 * bytes(registry, "process-in-0", "local"));
 			assertThat(bytes(registry, "audit-in-0", "remote")).isPositive();
 		});
+	}
+
+	@Test
+	void anApplicationWithOneFunctionAndNoDefinitionKeepsItsBindingAndReadsInZone() {
+		String group = UUID.randomUUID().toString();
+		ConfigurableApplicationContext context = new SpringApplicationBuilder(SingleFunctionApplication.class)
+			.web(WebApplicationType.NONE)
+			.properties("follower-fetch.rack=" + ZONE,
+					"spring.cloud.stream.kafka.binder.brokers=" + kafka.cluster().bootstrapServers(),
+					"spring.cloud.stream.kafka.binder.auto-create-topics=false",
+					"spring.cloud.stream.bindings.ledger-in-0.destination=orders",
+					"spring.cloud.stream.bindings.ledger-in-0.group=" + group,
+					"spring.cloud.stream.bindings.ledger-in-0.content-type=text/plain")
+			.run();
+		this.contexts.add(context);
+		assertThat(context.getEnvironment().getProperty("spring.cloud.function.definition")).isEqualTo("ledger");
+		BinderBindings bindings = context.getBean(BinderBindings.class);
+		assertReadsFromZone(awaitEveryPartitionRead(() -> readStats(bindings, "ledger-in-0")));
 	}
 
 	@Test
@@ -287,6 +309,23 @@ class SpringCloudStreamEndToEndTests {
 
 	private static double bytes(MeterRegistry registry, String binding, String zone) {
 		return HealthWatch.bytes(registry, binding, "binding", zone);
+	}
+
+
+	/**
+	 * An application whose one function is found without
+	 * {@code spring.cloud.function.definition}.
+	 */
+	@SpringBootConfiguration
+	@EnableAutoConfiguration
+	static class SingleFunctionApplication {
+
+		@Bean
+		java.util.function.Consumer<String> ledger() {
+			return (payload) -> {
+			};
+		}
+
 	}
 
 }

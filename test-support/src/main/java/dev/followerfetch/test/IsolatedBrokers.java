@@ -37,9 +37,12 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import org.apache.kafka.common.TopicPartition;
 
@@ -71,6 +74,15 @@ final class IsolatedBrokers implements Brokers {
 	private static final String TOPIC_PARTITION = "org.apache.kafka.common.TopicPartition";
 
 	private static final Pattern VERSION = Pattern.compile("^(\\d+)\\.(\\d+)");
+
+	/**
+	 * The brokers log through java.util.logging, shared with the application: Kafka's
+	 * loggers at WARNING unless the application set them (in-process brokers log at the
+	 * application's levels). Held here: java.util.logging keeps its loggers weakly.
+	 */
+	private static final List<Logger> BROKER_LOGGERS = Stream.of("kafka", "org.apache.kafka", "state.change.logger")
+		.map(Logger::getLogger)
+		.toList();
 
 	private static ClassLoader loader;
 
@@ -267,6 +279,9 @@ final class IsolatedBrokers implements Brokers {
 
 	private static synchronized ClassLoader classLoader() {
 		if (loader == null) {
+			BROKER_LOGGERS.stream()
+				.filter((logger) -> logger.getLevel() == null)
+				.forEach((logger) -> logger.setLevel(Level.WARNING));
 			loader = new URLClassLoader("follower-fetch-brokers", jars(), ClassLoader.getPlatformClassLoader());
 		}
 		return loader;

@@ -64,7 +64,8 @@ class IsolatedBrokersEndToEndTests {
 			consumer.poll(Duration.ofSeconds(2));
 			Map<String, Set<String>> versions = clientVersionsByListener();
 			System.out.println("Java client versions the brokers see, by listener: " + versions);
-			assertThat(versions.get("EXTERNAL")).as("the application's clients").containsExactly(AppInfoParser.getVersion());
+			assertThat(versions.get("EXTERNAL")).as("the application's clients")
+				.containsExactly(AppInfoParser.getVersion());
 			assertThat(versions.get("CONTROLLER")).as("the brokers' own, to the controller")
 				.singleElement()
 				.asString()
@@ -78,9 +79,9 @@ class IsolatedBrokersEndToEndTests {
 	 */
 	private static Map<String, Set<String>> clientVersionsByListener() throws Exception {
 		MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-		return server
-			.queryNames(new ObjectName("kafka.server:type=socket-server-metrics,clientSoftwareName=apache-kafka-java,*"),
-					null)
+		ObjectName javaClients = new ObjectName(
+				"kafka.server:type=socket-server-metrics,clientSoftwareName=apache-kafka-java,*");
+		return server.queryNames(javaClients, null)
 			.stream()
 			.collect(Collectors.groupingBy((name) -> name.getKeyProperty("listener"), TreeMap::new,
 					Collectors.mapping((name) -> name.getKeyProperty("clientSoftwareVersion"), Collectors.toSet())));
