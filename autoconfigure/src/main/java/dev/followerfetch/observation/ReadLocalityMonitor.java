@@ -203,6 +203,7 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 			subjects.forEach((subject) -> viewOf.put(subject, (view != null) ? view : ClusterView.UNKNOWN));
 		});
 		this.lastViews.keySet().retainAll(byCluster.keySet());
+		this.inspectors.idleExcept(byCluster.keySet());
 		boolean anyRead = clusters.stream().anyMatch((cluster) -> cluster.view() != null);
 		Map<String, Map<String, Object>> groups = anyRead ? this.realigner.check(all, viewOf::get) : Map.of();
 		return this.builder.build(new Reading(rack, detected.source().orElse(null), clusters, producers, problems,

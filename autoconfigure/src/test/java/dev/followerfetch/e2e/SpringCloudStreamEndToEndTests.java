@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
@@ -151,6 +152,8 @@ class SpringCloudStreamEndToEndTests {
 			.run();
 		this.contexts.add(context);
 		assertThat(context.getEnvironment().getProperty("spring.cloud.function.definition")).isEqualTo("ledger");
+		AtomicInteger received = context.getBean(SingleFunctionApplication.class).received;
+		await("the ledger binding's records").atMost(TIMEOUT).until(received::get, (count) -> count >= RECORDS);
 		BinderBindings bindings = context.getBean(BinderBindings.class);
 		assertReadsFromZone(awaitEveryPartitionRead(() -> readStats(bindings, "ledger-in-0")));
 	}
@@ -320,10 +323,11 @@ class SpringCloudStreamEndToEndTests {
 	@EnableAutoConfiguration
 	static class SingleFunctionApplication {
 
+		final AtomicInteger received = new AtomicInteger();
+
 		@Bean
 		java.util.function.Consumer<String> ledger() {
-			return (payload) -> {
-			};
+			return (payload) -> this.received.incrementAndGet();
 		}
 
 	}

@@ -292,6 +292,23 @@ final class ClusterInspector implements AutoCloseable {
 	}
 
 	/**
+	 * Close the admin client while no consumer or producer reads this cluster: an
+	 * unreachable cluster (Boot's {@code KafkaAdmin} left at {@code localhost:9092} in an
+	 * application whose bindings name their brokers) would otherwise be dialled for as long
+	 * as the application runs. The next inspection creates a new one.
+	 */
+	void idle() {
+		Admin open;
+		synchronized (this.lock) {
+			open = this.admin;
+			this.admin = null;
+		}
+		if (open != null) {
+			open.close(this.timeout);
+		}
+	}
+
+	/**
 	 * Allow the admin client to be created again after {@link #close()}.
 	 */
 	void reopen() {

@@ -159,6 +159,19 @@ final class ClusterInspectors implements AutoCloseable {
 	/**
 	 * Allow inspectors to be created and used again after {@link #close()}.
 	 */
+	/**
+	 * Close the admin clients of the inspectors a refresh did not use.
+	 * @param used the inspectors of the clusters the application reads or writes
+	 */
+	void idleExcept(Collection<ClusterInspector> used) {
+		List<ClusterInspector> idle;
+		synchronized (this) {
+			idle = new ArrayList<>(this.others.values());
+			idle.add(this.admin);
+		}
+		idle.stream().filter((inspector) -> !used.contains(inspector)).forEach(ClusterInspector::idle);
+	}
+
 	synchronized void reopen() {
 		this.closed = false;
 		this.admin.reopen();

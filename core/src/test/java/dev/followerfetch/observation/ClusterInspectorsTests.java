@@ -15,9 +15,14 @@
  */
 package dev.followerfetch.observation;
 
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import javax.management.ObjectName;
 
 import org.junit.jupiter.api.Test;
 
@@ -61,6 +66,49 @@ class ClusterInspectorsTests {
 		assertThat(ClusterInspectors.adminConfigOf(Map.of("bootstrap.servers", "c:9092", "security.protocol", "SSL",
 				"request.timeout.ms", "15000", "metadata.max.age.ms", "30000", "group.id", "g")))
 			.containsOnly(Map.entry("bootstrap.servers", "c:9092"), Map.entry("security.protocol", "SSL"));
+	}
+
+	@Test
+	void anInspectorNoRefreshUsedClosesItsAdminClientUntilItIsAskedAgain() throws Exception {
+		ClusterInspectors inspectors = new ClusterInspectors(() -> Map.of("bootstrap.servers", "127.0.0.1:9"),
+				Duration.ofMillis(200), (id) -> id + "-idle");
+		try {
+			ClusterInspector admin = inspectors.forConsumers(Map.of());
+			ClusterInspector other = inspectors.forConsumers(Map.of("bootstrap.servers", "127.0.0.1:19"));
+			inspectQuietly(admin);
+			inspectQuietly(other);
+			assertThat(adminClientIds()).contains("follower-fetch-monitor-idle", "follower-fetch-monitor-2-idle");
+			inspectors.idleExcept(List.of(other));
+			assertThat(adminClientIds()).doesNotContain("follower-fetch-monitor-idle")
+				.contains("follower-fetch-monitor-2-idle");
+			inspectQuietly(admin);
+			assertThat(adminClientIds()).contains("follower-fetch-monitor-idle");
+		}
+		finally {
+			inspectors.close();
+		}
+		assertThat(adminClientIds()).doesNotContain("follower-fetch-monitor-idle", "follower-fetch-monitor-2-idle");
+	}
+
+	private static void inspectQuietly(ClusterInspector inspector) {
+		try {
+			inspector.inspect(List.of("orders"));
+		}
+		catch (Exception ex) {
+			// nothing listens there: the admin client exists, the call times out
+		}
+	}
+
+	/**
+	 * The admin clients open in this JVM, as Kafka registers them in JMX.
+	 */
+	private static Set<String> adminClientIds() throws Exception {
+		return ManagementFactory.getPlatformMBeanServer()
+			.queryNames(new ObjectName("kafka.admin.client:type=app-info,*"), null)
+			.stream()
+			.map((name) -> (name.getKeyProperty("id") != null) ? name.getKeyProperty("id")
+					: name.getKeyProperty("client-id"))
+			.collect(Collectors.toSet());
 	}
 
 }

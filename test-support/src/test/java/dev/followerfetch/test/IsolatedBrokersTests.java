@@ -73,6 +73,13 @@ class IsolatedBrokersTests {
 	}
 
 	@Test
+	void theZoneNetworkNeedsTheBrokersInProcessAndSaysSo() {
+		System.setProperty(IsolatedBrokers.MODE_PROPERTY, "isolated");
+		assertThatIllegalStateException().isThrownBy(() -> MultiZoneKafkaCluster.builder().zoneNetwork().start())
+			.withMessageContaining("The zone network needs the brokers on the application's class path");
+	}
+
+	@Test
 	void isolatedBrokersWithoutTheirJarNameTheDependencyToAdd() {
 		assertThatIllegalStateException()
 			.isThrownBy(() -> IsolatedBrokers.build(List.of("az-a"), true, Map.of(), Duration.ofSeconds(5)))
