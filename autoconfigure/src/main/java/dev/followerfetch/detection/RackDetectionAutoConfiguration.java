@@ -18,6 +18,7 @@ package dev.followerfetch.detection;
 import java.util.List;
 import java.util.function.Function;
 
+import dev.followerfetch.BootLine;
 import dev.followerfetch.FollowerFetchProperties;
 import dev.followerfetch.InvalidSettings;
 import dev.followerfetch.detection.RackDetection.KafkaClientRack;
@@ -25,6 +26,7 @@ import dev.followerfetch.detection.RackDetection.KafkaClientRack;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.SpringBootVersion;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -53,6 +55,7 @@ public final class RackDetectionAutoConfiguration {
 
 	@Bean
 	DetectionSettings followerFetchDetectionSettings(FollowerFetchProperties properties) {
+		BootLine.requireRunning(SpringBootVersion.getVersion());
 		return InvalidSettings.checked(() -> detectionSettings(properties));
 	}
 

@@ -36,6 +36,8 @@ import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.cloud.function.context.FunctionProperties;
 import org.springframework.cloud.function.context.FunctionRegistration;
 import org.springframework.cloud.function.context.config.RoutingFunction;
+import org.springframework.core.Ordered;
+import org.springframework.core.PriorityOrdered;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
 
@@ -51,7 +53,7 @@ import org.springframework.core.env.MapPropertySource;
  *
  * @author follower-fetch authors
  */
-final class CloudFunctionDiscovery implements BeanFactoryPostProcessor, BeanPostProcessor {
+final class CloudFunctionDiscovery implements BeanFactoryPostProcessor, BeanPostProcessor, PriorityOrdered {
 
 	static final String DEFINITION = "spring.cloud.function.definition";
 
@@ -74,8 +76,10 @@ final class CloudFunctionDiscovery implements BeanFactoryPostProcessor, BeanPost
 	@Override
 	public void postProcessBeanFactory(ConfigurableListableBeanFactory beanFactory) {
 		if (!beanFactory.containsBeanDefinition(this.enhancer) || this.environment.containsProperty(DEFINITION)
+				|| this.environment.containsProperty("spring.cloud.stream.function.definition")
 				|| this.environment.containsProperty("spring.cloud.function.routing-expression")
-				|| this.environment.getProperty("spring.cloud.stream.function.routing.enabled", Boolean.class, false)) {
+				|| this.environment.getProperty("spring.cloud.stream.function.routing.enabled", Boolean.class, false)
+				|| !this.environment.getProperty("spring.cloud.stream.function.autodetect", Boolean.class, true)) {
 			return;
 		}
 		Set<String> functions = new TreeSet<>();
@@ -91,6 +95,12 @@ final class CloudFunctionDiscovery implements BeanFactoryPostProcessor, BeanPost
 			logger.info(DEFINITION + "=" + function + " (the application's only function, as Spring Cloud Function "
 					+ "would take it, were follower-fetch's @FetchPolicy enhancer not a BiFunction bean)");
 		}
+	}
+
+	// before any post-processor that may create the FunctionProperties bean
+	@Override
+	public int getOrder() {
+		return Ordered.HIGHEST_PRECEDENCE;
 	}
 
 	@Override

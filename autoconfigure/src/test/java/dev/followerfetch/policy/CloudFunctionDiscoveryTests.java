@@ -105,6 +105,22 @@ class CloudFunctionDiscoveryTests {
 	}
 
 	@Test
+	void anApplicationThatTurnedAutodetectionOffGetsNoDefinition() {
+		this.contextRunner.withUserConfiguration(OneFunction.class)
+			.withPropertyValues("spring.cloud.stream.function.autodetect=false")
+			.run((context) -> assertThat(context.getEnvironment().getProperty("spring.cloud.function.definition"))
+				.isNull());
+	}
+
+	@Test
+	void aDefinitionUnderTheStreamPrefixIsTheApplicationsOwnToo() {
+		this.contextRunner.withUserConfiguration(OneFunction.class)
+			.withPropertyValues("spring.cloud.stream.function.definition=other")
+			.run((context) -> assertThat(context.getEnvironment().getProperty("spring.cloud.function.definition"))
+				.isNull());
+	}
+
+	@Test
 	void withoutSpringCloudFunctionThereIsNothingToKeep() {
 		this.contextRunner.withUserConfiguration(OneFunction.class)
 			.withClassLoader(new FilteredClassLoader(FunctionRegistration.class))

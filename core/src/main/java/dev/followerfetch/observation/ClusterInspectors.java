@@ -157,9 +157,6 @@ final class ClusterInspectors implements AutoCloseable {
 	}
 
 	/**
-	 * Allow inspectors to be created and used again after {@link #close()}.
-	 */
-	/**
 	 * Close the admin clients of the inspectors a refresh did not use.
 	 * @param used the inspectors of the clusters the application reads or writes
 	 */
@@ -172,6 +169,9 @@ final class ClusterInspectors implements AutoCloseable {
 		idle.stream().filter((inspector) -> !used.contains(inspector)).forEach(ClusterInspector::idle);
 	}
 
+	/**
+	 * Allow inspectors to be created and used again after {@link #close()}.
+	 */
 	synchronized void reopen() {
 		this.closed = false;
 		this.admin.reopen();

@@ -27,10 +27,8 @@ import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -288,13 +286,13 @@ final class IsolatedBrokers implements Brokers {
 	}
 
 	/**
-	 * The jars of {@code follower-fetch-test-brokers}, copied once per content to a
-	 * directory under {@code java.io.tmpdir}: a class loader reads jars from files, not
-	 * from inside another jar.
+	 * The jars of {@code follower-fetch-test-brokers}, copied for this JVM to a directory of
+	 * its own (owner-only, under {@code java.io.tmpdir}, deleted when the JVM exits): a class
+	 * loader reads jars from files, not from inside another jar, and a copy shared between
+	 * runs could be one of an older build of the same version.
 	 */
 	private static URL[] jars() {
 		ClassLoader here = IsolatedBrokers.class.getClassLoader();
-		List<String> names;
 		try (InputStream index = here.getResourceAsStream(INDEX)) {
 			if (index == null) {
 				throw new IllegalStateException("The application's Kafka is " + Brokers.kafkaVersion()
@@ -302,17 +300,18 @@ final class IsolatedBrokers implements Brokers {
 						+ "dev.followerfetch:follower-fetch-test-brokers to the test dependencies, and they run in a "
 						+ "class loader of their own (see follower-fetch's docs/testing.md)");
 			}
-			String content = new String(index.readAllBytes(), StandardCharsets.UTF_8);
-			names = content.lines().map(String::trim).filter((line) -> !line.isEmpty()).toList();
-			Path directory = Path.of(System.getProperty("java.io.tmpdir"),
-					"follower-fetch-brokers-" + HexFormat.of().toHexDigits(content.hashCode()));
-			Files.createDirectories(directory);
+			List<String> names = new String(index.readAllBytes(), StandardCharsets.UTF_8).lines()
+				.map(String::trim)
+				.filter((line) -> !line.isEmpty())
+				.toList();
+			Path directory = Files.createTempDirectory("follower-fetch-brokers-");
+			directory.toFile().deleteOnExit();
 			List<URL> urls = new ArrayList<>();
 			for (String name : names) {
 				if (name.contains("/") || name.contains("\\") || !name.endsWith(".jar")) {
 					throw new IllegalStateException(INDEX + " lists '" + name + "', which is no jar file name");
 				}
-				urls.add(copied(here, name, directory.resolve(name)).toUri().toURL());
+				urls.add(copy(here, name, directory.resolve(name)).toUri().toURL());
 			}
 			return urls.toArray(URL[]::new);
 		}
@@ -324,17 +323,13 @@ final class IsolatedBrokers implements Brokers {
 		}
 	}
 
-	private static Path copied(ClassLoader here, String name, Path target) throws IOException {
-		if (Files.isRegularFile(target)) {
-			return target;
-		}
+	private static Path copy(ClassLoader here, String name, Path target) throws IOException {
 		try (InputStream jar = here.getResourceAsStream(JARS + name)) {
 			if (jar == null) {
 				throw new IllegalStateException(INDEX + " lists " + name + ", but " + JARS + name + " is missing");
 			}
-			Path partial = Files.createTempFile(target.getParent(), name, ".part");
-			Files.copy(jar, partial, StandardCopyOption.REPLACE_EXISTING);
-			Files.move(partial, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+			Files.copy(jar, target);
+			target.toFile().deleteOnExit();
 			return target;
 		}
 	}
