@@ -27,9 +27,7 @@ import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.kafka.core.ConsumerFactory;
 import org.springframework.kafka.core.DefaultShareConsumerFactory;
-import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 import org.springframework.kafka.listener.ContainerProperties;
 import org.springframework.kafka.listener.MessageListener;
 import org.springframework.kafka.listener.MessageListenerContainer;
@@ -54,7 +52,8 @@ class ShareListenerContainerTests {
 
 	@Test
 	void aShareListenerContainerIsNoListenerContainerAndGetsNoRack() {
-		this.contextRunner.withUserConfiguration(ContainerBean.class, ShareContainerBean.class)
+		this.contextRunner
+			.withUserConfiguration(FetchPolicyAutoConfigurationTests.ContainerBean.class, ShareContainerBean.class)
 			.withPropertyValues("follower-fetch.policy.listeners.share-audit=freshness")
 			.run((context) -> {
 				assertThat(context.getBean(ListenerContainers.class).all())
@@ -79,24 +78,6 @@ class ShareListenerContainerTests {
 					new DefaultShareConsumerFactory<>(Map.of("bootstrap.servers", "127.0.0.1:9")), properties);
 			container.setAutoStartup(false);
 			container.setBeanName("share-audit");
-			return container;
-		}
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	static class ContainerBean {
-
-		@Bean
-		ConcurrentMessageListenerContainer<String, String> audit(ConsumerFactory<String, String> consumerFactory) {
-			ContainerProperties properties = new ContainerProperties("audit");
-			properties.setGroupId("audit");
-			properties.getKafkaConsumerProperties().put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10);
-			properties.setMessageListener((MessageListener<String, String>) (record) -> {
-			});
-			ConcurrentMessageListenerContainer<String, String> container = new ConcurrentMessageListenerContainer<>(
-					consumerFactory, properties);
-			container.setAutoStartup(false);
 			return container;
 		}
 

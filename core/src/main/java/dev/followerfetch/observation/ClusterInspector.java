@@ -319,15 +319,10 @@ final class ClusterInspector implements AutoCloseable {
 
 	@Override
 	public void close() {
-		Admin open;
 		synchronized (this.lock) {
 			this.closed = true;
-			open = this.admin;
-			this.admin = null;
 		}
-		if (open != null) {
-			open.close(this.timeout);
-		}
+		idle();
 	}
 
 	/**
