@@ -16,74 +16,59 @@
 package dev.followerfetch.e2e;
 
 import java.time.Duration;
-import java.util.Map;
 
-import dev.followerfetch.test.MultiZoneKafkaExtension;
+import dev.followerfetch.test.ConsumerReadStats;
+import dev.followerfetch.test.MultiZoneKafka;
+import dev.followerfetch.test.ZonedKafkaCluster;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.kafka.annotation.KafkaListener;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
+import org.springframework.kafka.listener.MessageListenerContainer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
  * An application's own {@code @SpringBootTest} on the three-zone cluster, the one
- * docs/testing.md quotes: the cluster wired in with {@code @DynamicPropertySource}, an
- * explicit rack, a short refresh, the wait for {@code ACTIVE}, and the application
- * stopped before the cluster ({@code @DirtiesContext}: the extension stops the cluster
- * after Spring's {@code afterAll}).
+ * docs/testing.md quotes: the cluster and its topic from {@code @MultiZoneKafka}, an
+ * explicit rack, a short refresh, and the wait for what the listener's Kafka consumer
+ * reports and for the starter's {@code ACTIVE} state. It uses no API that differs between
+ * Spring Boot 3.5 and 4.
  *
  * @author follower-fetch authors
  */
 @SpringBootTest(classes = OrdersApplicationEndToEndTests.OrdersApplication.class,
 		properties = { "follower-fetch.rack=az-b", "follower-fetch.observation.refresh-interval=1s",
 				"spring.kafka.consumer.auto-offset-reset=earliest" })
-@DirtiesContext
+@MultiZoneKafka(zones = { "az-a", "az-b", "az-c" }, topics = "orders")
 class OrdersApplicationEndToEndTests {
 
-	@RegisterExtension
-	static final MultiZoneKafkaExtension kafka = MultiZoneKafkaExtension.withZones("az-a", "az-b", "az-c");
-
-	@DynamicPropertySource
-	static void kafkaProperties(DynamicPropertyRegistry registry) {
-		registry.add("spring.kafka.bootstrap-servers", () -> kafka.cluster().bootstrapServers());
-	}
-
-	@BeforeAll
-	static void createTopic() {
-		kafka.cluster().createTopicLedByEveryZone("orders", 6, 3);
-		kafka.cluster().produce("orders", 600, 1024);
-	}
+	@Autowired
+	private ZonedKafkaCluster kafka;
 
 	@Autowired
-	@Qualifier("followerFetchHealthIndicator")
-	private HealthIndicator followerFetch;
+	private KafkaListenerEndpointRegistry listeners;
+
+	@Autowired
+	private MeterRegistry meters;
 
 	@Test
 	void theListenerReadsEveryPartitionInItsZone() {
+		this.kafka.produce("orders", 600, 1024);
+		MessageListenerContainer orders = this.listeners.getListenerContainer("orders");
 		await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
-			Map<String, Object> details = this.followerFetch.health(true).getDetails();
-			assertThat(details).containsEntry("state", "ACTIVE");
-			assertThat(listener(details, "orders")).containsEntry("zoneLocalPartitions", 6)
-				.containsEntry("crossZonePartitions", 0);
+			ConsumerReadStats reads = ConsumerReadStats.ofClients(orders.metrics());
+			assertThat(reads.preferredReadReplicas()).as("%s", reads).hasSize(6);
+			assertThat(reads.fractionOfBytesFrom("az-b", this.kafka::rackOf)).as("%s", reads).isGreaterThan(0.99);
+			assertThat(this.meters.get("follower.fetch.state").tag("state", "ACTIVE").gauge().value()).isOne();
 		});
-	}
-
-	@SuppressWarnings("unchecked")
-	private static Map<String, Object> listener(Map<String, Object> health, String id) {
-		return (Map<String, Object>) ((Map<String, Object>) health.get("listeners")).get(id);
 	}
 
 	@SpringBootConfiguration

@@ -16,8 +16,10 @@
 
 package dev.followerfetch.test;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -37,9 +39,17 @@ import org.springframework.util.Assert;
  *
  * @param zones the zones, in node id order
  * @param clusterId the KRaft cluster id shared by every node
+ * @param replicaSelector whether the brokers use the rack-aware replica selector
+ * @param brokerProperties further properties of every broker
  * @author follower-fetch authors
  */
-public record MultiZoneContainerPlan(List<String> zones, String clusterId) {
+public record MultiZoneContainerPlan(List<String> zones, String clusterId, boolean replicaSelector,
+		Map<String, String> brokerProperties) {
+
+	/**
+	 * Port of the client listener inside each container, which the host maps.
+	 */
+	public static final int CLIENT_PORT = 9092;
 
 	/**
 	 * Port of the controller listener inside each container.
@@ -54,16 +64,29 @@ public record MultiZoneContainerPlan(List<String> zones, String clusterId) {
 	private static final String SELECTOR = "org.apache.kafka.common.replica.RackAwareReplicaSelector";
 
 	/**
-	 * Check the zones and the cluster id.
+	 * Check the zones, the cluster id and the broker properties.
 	 * @param zones the zones, in node id order
 	 * @param clusterId the KRaft cluster id (22 characters of base64 UUID)
+	 * @param replicaSelector whether the brokers use the rack-aware replica selector
+	 * @param brokerProperties further properties of every broker
 	 */
 	public MultiZoneContainerPlan {
 		Assert.notEmpty(zones, "'zones' must not be empty");
 		Assert.isTrue(zones.stream().noneMatch(String::isBlank), "'zones' must not contain blank names");
 		Assert.isTrue(Set.copyOf(zones).size() == zones.size(), "'zones' must be distinct");
 		Assert.hasText(clusterId, "'clusterId' must not be empty");
+		Assert.isTrue(!brokerProperties.containsKey("broker.rack"), "'broker.rack' is set from the zones");
 		zones = List.copyOf(zones);
+		brokerProperties = Collections.unmodifiableMap(new LinkedHashMap<>(brokerProperties));
+	}
+
+	/**
+	 * A plan with the rack-aware replica selector and no further broker properties.
+	 * @param zones the zones, in node id order
+	 * @param clusterId the KRaft cluster id (22 characters of base64 UUID)
+	 */
+	public MultiZoneContainerPlan(List<String> zones, String clusterId) {
+		this(zones, clusterId, true, Map.of());
 	}
 
 	/**
@@ -102,14 +125,28 @@ public record MultiZoneContainerPlan(List<String> zones, String clusterId) {
 		env.put("KAFKA_PROCESS_ROLES", "broker,controller");
 		env.put("KAFKA_CONTROLLER_QUORUM_VOTERS", quorumVoters());
 		env.put("KAFKA_BROKER_RACK", this.zones.get(nodeId));
-		env.put("KAFKA_REPLICA_SELECTOR_CLASS", SELECTOR);
+		if (this.replicaSelector) {
+			env.put("KAFKA_REPLICA_SELECTOR_CLASS", SELECTOR);
+		}
 		env.put("KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR", String.valueOf(internalReplicas));
 		env.put("KAFKA_OFFSETS_TOPIC_NUM_PARTITIONS", "1");
 		env.put("KAFKA_TRANSACTION_STATE_LOG_REPLICATION_FACTOR", String.valueOf(internalReplicas));
 		env.put("KAFKA_TRANSACTION_STATE_LOG_MIN_ISR", String.valueOf(Math.min(2, internalReplicas)));
 		env.put("KAFKA_GROUP_INITIAL_REBALANCE_DELAY_MS", "0");
 		env.put("KAFKA_AUTO_CREATE_TOPICS_ENABLE", "false");
+		this.brokerProperties.forEach((name, value) -> env.put(variable(name), value));
 		return env;
+	}
+
+	/**
+	 * The environment variable of a broker property, as the {@code apache/kafka} image
+	 * reads it: {@code _} doubled, {@code -} as {@code ___}, {@code .} as {@code _}, upper
+	 * case, after {@code KAFKA_}.
+	 * @param property a broker property name
+	 * @return its variable
+	 */
+	public static String variable(String property) {
+		return "KAFKA_" + property.replace("_", "__").replace("-", "___").replace(".", "_").toUpperCase(Locale.ROOT);
 	}
 
 	private void requireNode(int nodeId) {

@@ -25,31 +25,18 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
-import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.replica.RackAwareReplicaSelector;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import org.springframework.util.Assert;
 
@@ -69,7 +56,7 @@ import static org.awaitility.Awaitility.await;
  *
  * @author follower-fetch authors
  */
-public final class MultiZoneKafkaCluster implements AutoCloseable {
+public final class MultiZoneKafkaCluster implements ZonedKafkaCluster {
 
 	/**
 	 * Zones used when none are given.
@@ -78,7 +65,7 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 
 	private static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
 
-	private static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(60);
+	private static final Duration SHUTDOWN_TIMEOUT = ClusterClients.CLOSE_TIMEOUT;
 
 	private final List<String> zones;
 
@@ -86,18 +73,18 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 
 	private final Brokers kafka;
 
-	private final Admin admin;
+	private final ClusterClients clients;
 
 	private final ZoneNetwork network;
 
 	private boolean closed;
 
-	private MultiZoneKafkaCluster(List<String> zones, Duration timeout, Brokers kafka, Admin admin,
+	private MultiZoneKafkaCluster(List<String> zones, Duration timeout, Brokers kafka, ClusterClients clients,
 			ZoneNetwork network) {
 		this.zones = zones;
 		this.timeout = timeout;
 		this.kafka = kafka;
-		this.admin = admin;
+		this.clients = clients;
 		this.network = network;
 	}
 
@@ -110,10 +97,7 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 		return new Builder();
 	}
 
-	/**
-	 * Return the {@code bootstrap.servers} value for clients of this cluster.
-	 * @return a comma-separated list of {@code host:port} pairs
-	 */
+	@Override
 	public String bootstrapServers() {
 		return this.kafka.bootstrapServers();
 	}
@@ -244,98 +228,25 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 		return this.network;
 	}
 
-	/**
-	 * Return the zones of the brokers, in broker id order.
-	 * @return the zone of broker 0, broker 1, ...
-	 */
+	@Override
 	public List<String> zones() {
 		return this.zones;
 	}
 
 	/**
-	 * Return the id of the broker in the given zone.
-	 * @param zone a zone of this cluster
-	 * @return the broker id
+	 * {@inheritDoc}
+	 * <p>
+	 * Every broker sees it so too, and every replica has taken its role (a leader that
+	 * has not yet refuses records).
 	 */
-	public int brokerId(String zone) {
-		int brokerId = this.zones.indexOf(zone);
-		Assert.isTrue(brokerId >= 0, () -> "No broker in zone '" + zone + "'; zones are " + this.zones);
-		return brokerId;
-	}
-
-	/**
-	 * Return the {@code broker.rack} of the given broker.
-	 * @param brokerId a broker id of this cluster
-	 * @return the zone of that broker
-	 */
-	public String rackOf(int brokerId) {
-		Assert.isTrue(brokerId >= 0 && brokerId < this.zones.size(),
-				() -> "No broker " + brokerId + "; broker ids are 0.." + (this.zones.size() - 1));
-		return this.zones.get(brokerId);
-	}
-
-	/**
-	 * Create a topic with the given replicas and wait until every partition has a leader
-	 * and a full ISR, as seen by an Admin client and by every broker, and every replica has
-	 * taken its role (a leader that has not yet refuses records).
-	 * @param name the topic name
-	 * @param replicaAssignment the broker ids of the replicas of each partition, preferred
-	 * leader first; partitions must be numbered 0..n-1
-	 */
+	@Override
 	public void createTopic(String name, Map<Integer, List<Integer>> replicaAssignment) {
-		Assert.hasText(name, "'name' must not be empty");
-		Assert.notEmpty(replicaAssignment, "'replicaAssignment' must not be empty");
-		Map<Integer, List<Integer>> assignment = new TreeMap<>(replicaAssignment);
-		Assert.isTrue(assignment.keySet().equals(partitionNumbers(assignment.size())),
-				() -> "Partitions of '" + name + "' must be numbered 0.." + (assignment.size() - 1) + ": "
-						+ assignment.keySet());
-		assignment.forEach((partition, replicas) -> Assert.isTrue(
-				!replicas.isEmpty() && replicas.stream().distinct().count() == replicas.size()
-						&& replicas.stream().allMatch((id) -> id >= 0 && id < this.zones.size()),
-				() -> "Partition " + partition + " of '" + name + "' needs distinct broker ids in 0.."
-						+ (this.zones.size() - 1) + ": " + replicas));
-		get(this.admin.createTopics(List.of(new NewTopic(name, assignment))).all(), "create topic '" + name + "'");
-		await("topic '" + name + "' ready").atMost(this.timeout)
-			.pollDelay(Duration.ZERO)
-			.pollInterval(Duration.ofMillis(50))
-			.untilAsserted(() -> assertReady(name, assignment));
+		this.clients.createTopic(name, replicaAssignment, this.zones.size(), this::assertBrokersReady);
 	}
 
-	/**
-	 * Create a topic whose partition leaders rotate over the zones, and wait as
-	 * {@link #createTopic(String, Map)} does. Partition {@code p} has its replicas on
-	 * brokers {@code p, p+1, ...} (modulo the broker count), so with three zones and a
-	 * replication factor of 3 the assignment is {@code {0:[0,1,2], 1:[1,2,0], 2:[2,0,1],
-	 * 3:[0,1,2], ...}}. With a replication factor below the zone count, some partitions
-	 * have no replica in some zones.
-	 * @param name the topic name
-	 * @param partitions the number of partitions
-	 * @param replicationFactor the number of replicas of each partition
-	 * @return the replica assignment that was created
-	 */
-	public Map<Integer, List<Integer>> createTopicLedByEveryZone(String name, int partitions, int replicationFactor) {
-		int brokers = this.zones.size();
-		Assert.isTrue(partitions > 0, "'partitions' must be positive");
-		Assert.isTrue(replicationFactor > 0 && replicationFactor <= brokers,
-				() -> "'replicationFactor' must be between 1 and " + brokers);
-		Map<Integer, List<Integer>> assignment = new TreeMap<>();
-		for (int partition = 0; partition < partitions; partition++) {
-			int first = partition;
-			assignment.put(partition,
-					IntStream.range(0, replicationFactor).mapToObj((i) -> (first + i) % brokers).toList());
-		}
-		createTopic(name, assignment);
-		return assignment;
-	}
-
-	/**
-	 * Describe a topic with an Admin client.
-	 * @param name the topic name
-	 * @return the leader, replicas and ISR of each partition
-	 */
+	@Override
 	public TopicDescription describeTopic(String name) {
-		return get(this.admin.describeTopics(List.of(name)).allTopicNames(), "describe topic '" + name + "'")
-			.get(name);
+		return this.clients.describeTopic(name);
 	}
 
 	/**
@@ -362,41 +273,18 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 		}
 	}
 
-	/**
-	 * Send records with {@code acks=all}, spread round-robin over all partitions of the
-	 * topic, and return once every record is acknowledged.
-	 * @param topic the topic
-	 * @param count the number of records
-	 * @param recordSizeBytes the size of each record value
-	 */
+	@Override
 	public void produce(String topic, int count, int recordSizeBytes) {
-		Assert.isTrue(count >= 0, "'count' must not be negative");
-		Assert.isTrue(recordSizeBytes >= 0, "'recordSizeBytes' must not be negative");
-		long deadline = System.nanoTime() + this.timeout.toNanos();
-		try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerConfigs(), new ByteArraySerializer(),
-				new ByteArraySerializer())) {
-			int partitions = producer.partitionsFor(topic).size();
-			byte[] value = new byte[recordSizeBytes];
-			List<Future<RecordMetadata>> sends = new ArrayList<>(count);
-			for (int i = 0; i < count; i++) {
-				sends.add(producer.send(new ProducerRecord<>(topic, i % partitions, null, value)));
-			}
-			producer.flush();
-			String action = "produce " + count + " records to '" + topic + "'";
-			for (Future<RecordMetadata> send : sends) {
-				get(send, Math.max(0, deadline - System.nanoTime()), action);
-			}
-		}
+		this.clients.produce(topic, count, recordSizeBytes);
 	}
 
 	/**
-	 * Stop one broker as a rolling restart does: a controlled shutdown that moves the
-	 * leadership of its partitions to other replicas and takes it out of every ISR. Return
-	 * once it has stopped and neither an Admin client nor any running broker lists it. Its data stays, so
-	 * {@link #startBroker(int)} brings it back. Broker 0 shares its node with the only
+	 * {@inheritDoc}
+	 * <p>
+	 * No running broker lists it either. Broker 0 shares its node with the only
 	 * controller: stop another broker where possible (only brokers 1 and 2 are tested).
-	 * @param brokerId a broker id of this cluster
 	 */
+	@Override
 	public void stopBroker(int brokerId) {
 		requireBroker(brokerId);
 		runBounded("stop broker " + brokerId, this.timeout, () -> this.kafka.shutDownBroker(brokerId));
@@ -408,12 +296,7 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 				.noneMatch((running) -> this.kafka.seesAlive(running, brokerId)));
 	}
 
-	/**
-	 * Start a broker stopped by {@link #stopBroker(int)} again, on the same port and with
-	 * the same data. Return once it runs and the cluster metadata lists it; it may still be
-	 * catching up, so wait for the ISR of a topic with {@link #awaitInSync(String)}.
-	 * @param brokerId a broker id of this cluster
-	 */
+	@Override
 	public void startBroker(int brokerId) {
 		requireBroker(brokerId);
 		runBounded("start broker " + brokerId, this.timeout, () -> this.kafka.startUpBroker(brokerId));
@@ -449,9 +332,10 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 	}
 
 	private Set<TopicPartition> followedPartitions(int brokerId) {
-		Set<String> topics = get(this.admin.listTopics().names(), "list topics");
+		Admin admin = this.clients.admin();
+		Set<String> topics = this.clients.get(admin.listTopics().names(), "list topics");
 		Set<TopicPartition> followed = new HashSet<>();
-		get(this.admin.describeTopics(topics).allTopicNames(), "describe topics " + topics)
+		this.clients.get(admin.describeTopics(topics).allTopicNames(), "describe topics " + topics)
 			.forEach((topic, description) -> description.partitions()
 				.stream()
 				.filter((info) -> ids(info.replicas()).contains(brokerId)
@@ -461,33 +345,22 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 	}
 
 	/**
-	 * Wait until every partition of a topic has a leader and every replica in its ISR, as
-	 * seen by an Admin client and by every running broker, and every running replica has
-	 * taken its role.
-	 * @param topic the topic name
+	 * {@inheritDoc}
+	 * <p>
+	 * Every running broker sees it so too, and every running replica has taken its role.
 	 */
+	@Override
 	public void awaitInSync(String topic) {
-		Map<Integer, List<Integer>> assignment = new TreeMap<>();
-		describeTopic(topic).partitions()
-			.forEach((partition) -> assignment.put(partition.partition(),
-					partition.replicas().stream().map(Node::id).toList()));
-		await("topic '" + topic + "' in sync").atMost(this.timeout)
-			.pollDelay(Duration.ZERO)
-			.pollInterval(Duration.ofMillis(50))
-			.untilAsserted(() -> assertReady(topic, assignment));
+		this.clients.awaitInSync(topic, this::assertBrokersReady);
 	}
 
-	/**
-	 * Stop every broker and controller and delete their data. Does nothing when already
-	 * closed.
-	 */
 	@Override
 	public synchronized void close() {
 		if (this.closed) {
 			return;
 		}
 		this.closed = true;
-		this.admin.close(SHUTDOWN_TIMEOUT);
+		this.clients.close();
 		try {
 			shutDown(this.kafka);
 		}
@@ -498,45 +371,8 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 		}
 	}
 
-	private Map<String, Object> producerConfigs() {
-		int deliveryTimeoutMs = (int) Math.min(Integer.MAX_VALUE, this.timeout.toMillis());
-		Map<String, Object> configs = new LinkedHashMap<>();
-		configs.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
-		configs.put(ProducerConfig.ACKS_CONFIG, "all");
-		configs.put(ProducerConfig.LINGER_MS_CONFIG, 5);
-		configs.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, deliveryTimeoutMs);
-		configs.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, deliveryTimeoutMs / 2);
-		configs.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, deliveryTimeoutMs);
-		return configs;
-	}
-
-	private void assertReady(String name, Map<Integer, List<Integer>> assignment) throws Exception {
-		List<TopicPartitionInfo> partitions;
-		try {
-			partitions = this.admin.describeTopics(List.of(name))
-				.allTopicNames()
-				.get(this.timeout.toMillis(), TimeUnit.MILLISECONDS)
-				.get(name)
-				.partitions();
-		}
-		catch (ExecutionException ex) {
-			if (ex.getCause() instanceof RetriableException) {
-				throw new AssertionError("Admin cannot describe the topic yet: " + ex.getCause());
-			}
-			throw ex;
-		}
-		if (partitions.size() != assignment.size()) {
-			throw new AssertionError("Admin sees " + partitions.size() + " partitions, expected " + assignment.size());
-		}
-		for (TopicPartitionInfo partition : partitions) {
-			Set<Integer> replicas = ids(partition.replicas());
-			Set<Integer> isr = ids(partition.isr());
-			if (partition.leader() == null || partition.leader().isEmpty() || !isr.equals(replicas)) {
-				throw new AssertionError("Admin sees partition " + partition.partition() + " with leader "
-						+ ((partition.leader() != null) ? partition.leader().idString() : "none") + ", ISR " + isr
-						+ ", replicas " + replicas);
-			}
-		}
+	private void assertBrokersReady(String name, Map<Integer, List<Integer>> assignment,
+			List<TopicPartitionInfo> partitions) {
 		Set<Integer> running = this.kafka.runningBrokerIds();
 		for (TopicPartitionInfo partition : partitions) {
 			TopicPartition topicPartition = new TopicPartition(name, partition.partition());
@@ -568,37 +404,11 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 	}
 
 	private Set<Integer> liveBrokerIds() throws Exception {
-		return ids(List.copyOf(
-				this.admin.describeCluster().nodes().get(this.timeout.toMillis(), TimeUnit.MILLISECONDS)));
+		return this.clients.liveBrokerIds();
 	}
 
 	private static Set<Integer> ids(List<Node> nodes) {
-		return nodes.stream().map(Node::id).collect(Collectors.toCollection(HashSet::new));
-	}
-
-	private static Set<Integer> partitionNumbers(int count) {
-		return IntStream.range(0, count).boxed().collect(Collectors.toSet());
-	}
-
-	private <T> T get(KafkaFuture<T> future, String action) {
-		return get(future, this.timeout.toNanos(), action);
-	}
-
-	private static <T> T get(Future<T> future, long timeoutNanos, String action) {
-		try {
-			return future.get(timeoutNanos, TimeUnit.NANOSECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException("Interrupted while waiting to " + action, ex);
-		}
-		catch (ExecutionException ex) {
-			throw new IllegalStateException("Failed to " + action + ": " + ex.getCause(), ex.getCause());
-		}
-		catch (TimeoutException ex) {
-			throw new IllegalStateException(
-					"Timed out after " + Duration.ofNanos(timeoutNanos) + " waiting to " + action, ex);
-		}
+		return ClusterClients.ids(nodes);
 	}
 
 	private static MultiZoneKafkaCluster start(Builder builder) {
@@ -614,7 +424,7 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 		}
 		List<String> zones = List.copyOf(builder.zones);
 		Brokers kafka = null;
-		Admin admin = null;
+		ClusterClients clients = null;
 		ZoneNetwork network = builder.zoneNetwork ? new ZoneNetwork(zones) : null;
 		try {
 			kafka = isolated
@@ -622,15 +432,15 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 					: KafkaInternals.build(zones, builder.replicaSelector, builder.brokerProperties, builder.timeout,
 							network);
 			runBounded("start the Kafka cluster", builder.timeout, kafka::start);
-			admin = Admin.create(adminConfigs(kafka.bootstrapServers(), builder.timeout));
-			return new MultiZoneKafkaCluster(zones, builder.timeout, kafka, admin, network);
+			clients = new ClusterClients(kafka.bootstrapServers(), builder.timeout);
+			return new MultiZoneKafkaCluster(zones, builder.timeout, kafka, clients, network);
 		}
 		catch (RuntimeException | Error ex) {
 			if (network != null) {
 				network.close();
 			}
-			if (admin != null) {
-				admin.close(SHUTDOWN_TIMEOUT);
+			if (clients != null) {
+				clients.close();
 			}
 			if (kafka != null) {
 				try {
@@ -662,13 +472,6 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 		}
 	}
 
-	private static Map<String, Object> adminConfigs(String bootstrapServers, Duration timeout) {
-		int timeoutMs = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
-		return Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-				AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMs,
-				AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, Math.min(timeoutMs, 10_000));
-	}
-
 	private static void shutDown(Brokers kafka) {
 		runBounded("stop the Kafka cluster", SHUTDOWN_TIMEOUT, kafka::close);
 	}
@@ -691,7 +494,7 @@ public final class MultiZoneKafkaCluster implements AutoCloseable {
 		});
 		executor.shutdown();
 		try {
-			get(future, timeout.toNanos(), action);
+			ClusterClients.get(future, timeout.toNanos(), action);
 		}
 		catch (IllegalStateException ex) {
 			awaitTermination(executor, ex);

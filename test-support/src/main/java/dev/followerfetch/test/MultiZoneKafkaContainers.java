@@ -13,15 +13,33 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-
 package dev.followerfetch.test;
 
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.async.ResultCallback;
+import com.github.dockerjava.api.command.WaitContainerResultCallback;
 import com.github.dockerjava.api.model.ContainerNetwork;
+import com.github.dockerjava.api.model.ExposedPort;
+import com.github.dockerjava.api.model.Frame;
+import com.github.dockerjava.api.model.PortBinding;
+import com.github.dockerjava.api.model.Ports;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.TopicPartitionInfo;
+import org.junit.jupiter.api.Assumptions;
 import org.testcontainers.containers.Network;
 import org.testcontainers.kafka.KafkaContainer;
 import org.testcontainers.lifecycle.Startables;
@@ -29,32 +47,82 @@ import org.testcontainers.utility.DockerImageName;
 
 import org.springframework.util.Assert;
 
+import static org.awaitility.Awaitility.await;
+
 /**
- * A multi-zone Kafka cluster of {@code apache/kafka} containers, one per zone on a shared
- * Docker network, configured by a {@link MultiZoneContainerPlan}: every node is broker and
- * controller, with {@code broker.rack} set to its zone and the rack-aware replica
- * selector. For users with Docker; needs {@code org.testcontainers:testcontainers-kafka}
- * on the test class path (follower-fetch-test declares it optional).
+ * A multi-zone Kafka cluster of broker processes, one {@code apache/kafka} container per
+ * zone on a Docker network of its own, configured by a {@link MultiZoneContainerPlan}:
+ * every node is broker and controller (three controllers for three zones), with
+ * {@code broker.rack} set to its zone and the rack-aware replica selector. What only
+ * processes show: a broker killed with {@code SIGKILL} and started again with the same
+ * node id, log directory and address, so that it recovers its log
+ * ({@link #killBroker(int)}, {@link #startBroker(int)}); a controlled shutdown by the
+ * broker's own signal handler ({@link #stopBroker(int)}); brokers of another Kafka
+ * version than the application's clients ({@link Builder#image(DockerImageName)}).
  * <p>
- * This project's machines and CI have no Docker engine: the configuration is unit-tested,
- * the containers themselves have not been run here.
+ * Each broker's client port is mapped to a fixed port on the Docker host, chosen free at
+ * start, so that a restarted broker keeps its advertised address. Needs
+ * {@code org.testcontainers:testcontainers-kafka} on the test class path
+ * (follower-fetch-test declares it optional). Start with {@link #builder()}.
  *
  * @author follower-fetch authors
  */
-public final class MultiZoneKafkaContainers implements AutoCloseable {
+public final class MultiZoneKafkaContainers implements ZonedKafkaCluster {
 
-	private static final Duration STARTUP_TIMEOUT = Duration.ofMinutes(2);
+	/**
+	 * The line a broker logs once it serves clients, which Testcontainers'
+	 * {@code KafkaContainer} waits for too.
+	 */
+	static final String RUNNING = "Transitioning from RECOVERY to RUNNING";
+
+	private static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(2);
+
+	/**
+	 * Signals every Kafka server process of a container, whatever the image's entry point
+	 * wraps it in: {@code docker stop} signals only the container's first process.
+	 */
+	private static final String SIGNAL_KAFKA = "for p in /proc/[0-9]*; do [ ${p#/proc/} != $$ ] "
+			+ "&& grep -qa kafka.Kafka $p/cmdline 2>/dev/null && kill -%s ${p#/proc/}; done; true";
 
 	private final MultiZoneContainerPlan plan;
+
+	private final DockerImageName image;
+
+	private final Duration timeout;
 
 	private final Network network;
 
 	private final List<KafkaContainer> containers;
 
-	private MultiZoneKafkaContainers(MultiZoneContainerPlan plan, Network network, List<KafkaContainer> containers) {
+	private final Map<Integer, Output> outputs = new LinkedHashMap<>();
+
+	private final ClusterClients clients;
+
+	private final Set<Integer> stopped = new TreeSet<>();
+
+	private boolean closed;
+
+	private MultiZoneKafkaContainers(MultiZoneContainerPlan plan, DockerImageName image, Duration timeout,
+			Network network, List<KafkaContainer> containers) {
 		this.plan = plan;
+		this.image = image;
+		this.timeout = timeout;
 		this.network = network;
 		this.containers = containers;
+		for (int id = 0; id < containers.size(); id++) {
+			this.outputs.put(id, Output.follow(containers.get(id)));
+		}
+		this.clients = new ClusterClients(bootstrapServers(), timeout);
+	}
+
+	/**
+	 * Return a builder for a cluster in the {@linkplain MultiZoneKafkaCluster#DEFAULT_ZONES
+	 * default zones}, of the {@code apache/kafka} image of the kafka-clients version on the
+	 * class path.
+	 * @return a new builder
+	 */
+	public static Builder builder() {
+		return new Builder();
 	}
 
 	/**
@@ -64,7 +132,7 @@ public final class MultiZoneKafkaContainers implements AutoCloseable {
 	 * @return the running cluster
 	 */
 	public static MultiZoneKafkaContainers start(String... zones) {
-		return start(DockerImageName.parse("apache/kafka").withTag(Brokers.kafkaVersion()), zones);
+		return builder().zones(zones).start();
 	}
 
 	/**
@@ -74,67 +142,132 @@ public final class MultiZoneKafkaContainers implements AutoCloseable {
 	 * @return the running cluster
 	 */
 	public static MultiZoneKafkaContainers start(DockerImageName image, String... zones) {
-		MultiZoneContainerPlan plan = new MultiZoneContainerPlan(List.of(zones), "follower-fetch-zones00");
-		Network network = Network.newNetwork();
-		List<KafkaContainer> containers = new ArrayList<>();
-		for (int id = 0; id < zones.length; id++) {
-			KafkaContainer container = new KafkaContainer(image).withNetwork(network)
-				.withNetworkAliases(plan.alias(id))
-				.withStartupTimeout(STARTUP_TIMEOUT);
-			plan.environment(id).forEach(container::withEnv);
-			containers.add(container);
-		}
-		MultiZoneKafkaContainers cluster = new MultiZoneKafkaContainers(plan, network, containers);
-		try {
-			Startables.deepStart(containers).join();
-			return cluster;
-		}
-		catch (RuntimeException ex) {
-			cluster.close();
-			throw ex;
-		}
+		return builder().image(image).zones(zones).start();
 	}
 
 	/**
-	 * Return the {@code bootstrap.servers} value for clients on the Docker host.
-	 * @return a comma-separated list of {@code host:port} pairs
+	 * The {@code apache/kafka} image of the kafka-clients version on the class path.
+	 * @return the image name
 	 */
+	public static DockerImageName defaultImage() {
+		return DockerImageName.parse("apache/kafka").withTag(Brokers.kafkaVersion());
+	}
+
+	/**
+	 * Skip the calling test, with one line that says why, where containers of the image
+	 * cannot run: no Docker engine, or an image neither present nor pulled within 30 s.
+	 * With the system property {@code follower-fetch.test.containers=required} the test
+	 * fails instead.
+	 * @param image the image the test runs
+	 */
+	public static void assumeRunnable(DockerImageName image) {
+		DockerImages.unavailable(image).ifPresent((reason) -> {
+			if (DockerImages.required()) {
+				throw new IllegalStateException(reason + " (and " + DockerImages.PROPERTY + "=required)");
+			}
+			Assumptions.abort(reason);
+		});
+	}
+
+	@Override
 	public String bootstrapServers() {
 		return this.containers.stream().map(KafkaContainer::getBootstrapServers).collect(Collectors.joining(","));
 	}
 
-	/**
-	 * Return the zones, in broker id order.
-	 * @return the zones
-	 */
+	@Override
 	public List<String> zones() {
 		return this.plan.zones();
 	}
 
 	/**
-	 * Return the id of the broker in a zone.
-	 * @param zone a zone of this cluster
-	 * @return the broker id
+	 * Return the image every broker runs.
+	 * @return the image name
 	 */
-	public int brokerId(String zone) {
-		int id = this.plan.zones().indexOf(zone);
-		Assert.isTrue(id >= 0, () -> "No broker in zone '" + zone + "'; zones are " + this.plan.zones());
-		return id;
+	public DockerImageName image() {
+		return this.image;
+	}
+
+	@Override
+	public void createTopic(String name, Map<Integer, List<Integer>> replicaAssignment) {
+		this.clients.createTopic(name, replicaAssignment, zones().size(), MultiZoneKafkaContainers::noBrokerCheck);
+	}
+
+	@Override
+	public TopicDescription describeTopic(String name) {
+		return this.clients.describeTopic(name);
+	}
+
+	@Override
+	public void produce(String topic, int count, int recordSizeBytes) {
+		this.clients.produce(topic, count, recordSizeBytes);
+	}
+
+	@Override
+	public void awaitInSync(String topic) {
+		this.clients.awaitInSync(topic, MultiZoneKafkaContainers::noBrokerCheck);
 	}
 
 	/**
-	 * Kill the broker of a zone with {@code SIGKILL}: no controlled shutdown; its host
-	 * closes its sockets, so peers are refused at once. It is not restarted (its host port
-	 * would change).
+	 * {@inheritDoc}
+	 * <p>
+	 * The broker process gets {@code SIGTERM}, on which Kafka shuts down in a controlled
+	 * way; this returns once its container has exited and the cluster metadata no longer
+	 * lists it.
+	 */
+	@Override
+	public synchronized void stopBroker(int brokerId) {
+		KafkaContainer container = running(brokerId);
+		signal(container, "TERM");
+		awaitExit(container, "stop broker " + brokerId);
+		this.stopped.add(brokerId);
+		awaitListed(brokerId, false);
+	}
+
+	/**
+	 * Kill a broker's process with {@code SIGKILL}: no controlled shutdown, nothing
+	 * flushed, its sockets closed by the host, so that its peers are refused at once and
+	 * the controller fences it after {@code broker.session.timeout.ms}. Returns once its
+	 * container has exited; {@link #startBroker(int)} brings it back, and it recovers its
+	 * log on start (its output says so: {@link #logs(int)}).
+	 * @param brokerId a broker id of this cluster
+	 */
+	public synchronized void killBroker(int brokerId) {
+		KafkaContainer container = running(brokerId);
+		signal(container, "KILL");
+		awaitExit(container, "kill broker " + brokerId);
+		this.stopped.add(brokerId);
+	}
+
+	/**
+	 * Kill the broker of a zone, as {@link #killBroker(int)} does.
 	 * @param zone a zone of this cluster
 	 */
 	public void kill(String zone) {
-		KafkaContainer container = this.containers.get(brokerId(zone));
-		container.getDockerClient().killContainerCmd(container.getContainerId()).withSignal("KILL").exec();
+		killBroker(brokerId(zone));
 	}
 
 	/**
-	 * Disconnect the broker of a zone from the shared network while its process keeps
+	 * {@inheritDoc}
+	 * <p>
+	 * The broker's container starts again with its file system, so with its log directory
+	 * and the storage it formatted, under the same network alias and on the same host port.
+	 */
+	@Override
+	public synchronized void startBroker(int brokerId) {
+		Assert.state(this.stopped.contains(brokerId), () -> "Broker " + brokerId + " is running");
+		KafkaContainer container = this.containers.get(brokerId);
+		int runs = this.outputs.get(brokerId).runs();
+		container.getDockerClient().startContainerCmd(container.getContainerId()).exec();
+		this.stopped.remove(brokerId);
+		this.outputs.put(brokerId, this.outputs.get(brokerId).followAgain(container));
+		await("broker " + brokerId + " running again").atMost(this.timeout)
+			.pollInterval(Duration.ofMillis(100))
+			.until(() -> this.outputs.get(brokerId).runs() > runs);
+		awaitListed(brokerId, true);
+	}
+
+	/**
+	 * Take the broker of a zone off the cluster's Docker network while its process keeps
 	 * running: the other brokers and the controller quorum lose it, and so do clients on
 	 * the host, whose mapped port goes through that network. {@link #reconnect(String)}
 	 * undoes it.
@@ -166,12 +299,260 @@ public final class MultiZoneKafkaContainers implements AutoCloseable {
 	}
 
 	/**
-	 * Stop every container and remove the network.
+	 * Return what a broker has written to its standard output and error since its
+	 * container was created, over every restart.
+	 * @param brokerId a broker id of this cluster
+	 * @return the broker's output
+	 */
+	public String logs(int brokerId) {
+		rackOf(brokerId);
+		return this.outputs.get(brokerId).text();
+	}
+
+	/**
+	 * Stop every container and remove the network. Does nothing when already closed.
 	 */
 	@Override
-	public void close() {
-		this.containers.forEach(KafkaContainer::stop);
-		this.network.close();
+	public synchronized void close() {
+		if (this.closed) {
+			return;
+		}
+		this.closed = true;
+		try {
+			this.clients.close();
+		}
+		finally {
+			this.outputs.values().forEach(Output::close);
+			this.containers.forEach(KafkaContainer::stop);
+			this.network.close();
+		}
+	}
+
+	private KafkaContainer running(int brokerId) {
+		rackOf(brokerId);
+		Assert.state(!this.stopped.contains(brokerId), () -> "Broker " + brokerId + " is not running");
+		return this.containers.get(brokerId);
+	}
+
+	private static void signal(KafkaContainer container, String signal) {
+		DockerClient docker = container.getDockerClient();
+		String exec = docker.execCreateCmd(container.getContainerId())
+			.withCmd("sh", "-c", String.format(SIGNAL_KAFKA, signal))
+			.exec()
+			.getId();
+		try {
+			docker.execStartCmd(exec).start().awaitCompletion(30, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted while signalling " + container.getContainerName(), ex);
+		}
+	}
+
+	private void awaitExit(KafkaContainer container, String action) {
+		Integer status = container.getDockerClient()
+			.waitContainerCmd(container.getContainerId())
+			.exec(new WaitContainerResultCallback())
+			.awaitStatusCode(this.timeout.toMillis(), TimeUnit.MILLISECONDS);
+		Assert.state(status != null, () -> "Timed out after " + this.timeout + " waiting to " + action);
+	}
+
+	private void awaitListed(int brokerId, boolean listed) {
+		await("broker " + brokerId + (listed ? " in" : " gone from") + " the cluster metadata").atMost(this.timeout)
+			.pollInterval(Duration.ofMillis(100))
+			.ignoreExceptions()
+			.until(() -> this.clients.liveBrokerIds().contains(brokerId) == listed);
+	}
+
+	private static void noBrokerCheck(String topic, Map<Integer, List<Integer>> assignment,
+			List<TopicPartitionInfo> partitions) {
+	}
+
+	private static MultiZoneKafkaContainers start(Builder builder) {
+		MultiZoneContainerPlan plan = new MultiZoneContainerPlan(builder.zones, "follower-fetch-zones00",
+				builder.replicaSelector, builder.brokerProperties);
+		boolean localDocker = isLocal(org.testcontainers.DockerClientFactory.instance().dockerHostIpAddress());
+		Network network = Network.newNetwork();
+		List<KafkaContainer> containers = new ArrayList<>();
+		for (int id = 0; id < builder.zones.size(); id++) {
+			int hostPort = freePort();
+			KafkaContainer container = new KafkaContainer(builder.image).withNetwork(network)
+				.withNetworkAliases(plan.alias(id))
+				.withStartupTimeout(builder.timeout)
+				.withCreateContainerCmdModifier((create) -> create.getHostConfig()
+					.withPortBindings(new PortBinding(
+							localDocker ? Ports.Binding.bindIpAndPort("127.0.0.1", hostPort)
+									: Ports.Binding.bindPort(hostPort),
+							ExposedPort.tcp(MultiZoneContainerPlan.CLIENT_PORT))));
+			plan.environment(id).forEach(container::withEnv);
+			containers.add(container);
+		}
+		try {
+			Startables.deepStart(containers).join();
+			return new MultiZoneKafkaContainers(plan, builder.image, builder.timeout, network, containers);
+		}
+		catch (RuntimeException ex) {
+			containers.forEach(KafkaContainer::stop);
+			network.close();
+			throw ex;
+		}
+	}
+
+	private static boolean isLocal(String host) {
+		return "localhost".equals(host) || "127.0.0.1".equals(host);
+	}
+
+	private static int freePort() {
+		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+			return socket.getLocalPort();
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("No free port on the loopback interface", ex);
+		}
+	}
+
+	/**
+	 * What one container has written, followed from its first line: a stream follows one
+	 * run of the container, so a restarted broker gets a new one that replays the earlier
+	 * runs first.
+	 */
+	private static final class Output extends ResultCallback.Adapter<Frame> {
+
+		private final StringBuffer text = new StringBuffer();
+
+		static Output follow(KafkaContainer container) {
+			return container.getDockerClient()
+				.logContainerCmd(container.getContainerId())
+				.withStdOut(true)
+				.withStdErr(true)
+				.withFollowStream(true)
+				.exec(new Output());
+		}
+
+		Output followAgain(KafkaContainer container) {
+			close();
+			return follow(container);
+		}
+
+		@Override
+		public void onNext(Frame frame) {
+			this.text.append(new String(frame.getPayload(), StandardCharsets.UTF_8));
+		}
+
+		String text() {
+			return this.text.toString();
+		}
+
+		/**
+		 * How often the broker has started serving clients.
+		 */
+		int runs() {
+			String output = text();
+			int runs = 0;
+			for (int at = output.indexOf(RUNNING); at >= 0; at = output.indexOf(RUNNING, at + 1)) {
+				runs++;
+			}
+			return runs;
+		}
+
+		@Override
+		public void close() {
+			try {
+				super.close();
+			}
+			catch (IOException ex) {
+				// the stream of a stopped container is gone already
+			}
+		}
+
+	}
+
+	/**
+	 * Builder for {@link MultiZoneKafkaContainers}.
+	 */
+	public static final class Builder {
+
+		private List<String> zones = MultiZoneKafkaCluster.DEFAULT_ZONES;
+
+		private DockerImageName image = defaultImage();
+
+		private boolean replicaSelector = true;
+
+		private final Map<String, String> brokerProperties = new LinkedHashMap<>();
+
+		private Duration timeout = DEFAULT_TIMEOUT;
+
+		private Builder() {
+		}
+
+		/**
+		 * Run one broker per zone; node {@code i} gets {@code broker.rack} = the
+		 * {@code i}-th zone.
+		 * @param zones distinct zone names
+		 * @return this builder
+		 */
+		public Builder zones(String... zones) {
+			this.zones = List.of(zones);
+			return this;
+		}
+
+		/**
+		 * Run the given image instead of the {@code apache/kafka} image of the kafka-clients
+		 * version on the class path, for example another Kafka line than the application's.
+		 * @param image an {@code apache/kafka} or {@code apache/kafka-native} image
+		 * @return this builder
+		 */
+		public Builder image(DockerImageName image) {
+			Assert.notNull(image, "'image' must not be null");
+			this.image = image;
+			return this;
+		}
+
+		/**
+		 * Whether the brokers use the rack-aware replica selector, which lets consumers with
+		 * {@code client.rack} read from a follower.
+		 * @param replicaSelector whether to set {@code replica.selector.class}
+		 * @return this builder
+		 */
+		public Builder replicaSelector(boolean replicaSelector) {
+			this.replicaSelector = replicaSelector;
+			return this;
+		}
+
+		/**
+		 * Set a property on every broker, such as {@code min.insync.replicas}.
+		 * @param name the property name; {@code broker.rack} comes from the zones
+		 * @param value the property value
+		 * @return this builder
+		 */
+		public Builder brokerProperty(String name, String value) {
+			Assert.hasText(name, "'name' must not be empty");
+			Assert.isTrue(!"broker.rack".equals(name), "'broker.rack' is set from the zones");
+			this.brokerProperties.put(name, value);
+			return this;
+		}
+
+		/**
+		 * Bound the waits for brokers to start and stop, for topics to be ready and for
+		 * records to be acknowledged.
+		 * @param timeout the maximum time to wait
+		 * @return this builder
+		 */
+		public Builder timeout(Duration timeout) {
+			Assert.isTrue(timeout != null && !timeout.isNegative() && !timeout.isZero(), "'timeout' must be positive");
+			this.timeout = timeout;
+			return this;
+		}
+
+		/**
+		 * Start the containers and wait until every broker runs. On failure, whatever was
+		 * started is stopped again.
+		 * @return the running cluster
+		 */
+		public MultiZoneKafkaContainers start() {
+			return MultiZoneKafkaContainers.start(this);
+		}
+
 	}
 
 }
