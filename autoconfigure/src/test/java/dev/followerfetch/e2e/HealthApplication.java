@@ -44,6 +44,11 @@ class HealthApplication {
 	}
 
 	@Bean
+	Revocations revocations() {
+		return new Revocations();
+	}
+
+	@Bean
 	PolicyListeners policyListeners(Listeners listeners) {
 		return new PolicyListeners(listeners);
 	}

@@ -43,13 +43,13 @@ import static org.awaitility.Awaitility.await;
  *
  * @author follower-fetch authors
  */
+@EnabledIfKafkaContainers
 class MultiZoneKafkaContainersTests {
 
 	private static MultiZoneKafkaContainers cluster;
 
 	@BeforeAll
 	static void startCluster() {
-		MultiZoneKafkaContainers.assumeRunnable(MultiZoneKafkaContainers.defaultImage());
 		cluster = MultiZoneKafkaContainers.builder()
 			.zones("az-a", "az-b", "az-c")
 			.brokerProperty("replica.lag.time.max.ms", "5000")
