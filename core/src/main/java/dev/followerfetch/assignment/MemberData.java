@@ -20,9 +20,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 
 import dev.followerfetch.Policy;
 import org.apache.kafka.common.TopicPartition;
@@ -31,46 +29,49 @@ import org.jspecify.annotations.Nullable;
 /**
  * What a member tells the group's leader in its subscription's user data: its zone and
  * policy (a FRESHNESS member's {@code client.rack} is empty, so Kafka's rack id cannot
- * carry its zone), and what it was last assigned, with the generation, for stickiness
- * under the eager protocol, where members report no owned partitions. Version 1; a later
- * version only appends, so every version reads what it knows and skips the rest.
+ * carry its zone), and the user data of the strategy the zone-aware assignor wraps
+ * (Kafka's sticky assignor keeps its last assignment there), which the leader hands to
+ * that strategy as the member sent it. Version 2; version 1 also carried the member's last
+ * assignment, which version 2 leaves empty. A later version only appends, so every version
+ * reads what it knows and skips the rest: a leader of the previous release reads this one.
  *
  * @param zone the member's zone, or {@code null}
  * @param policy where the member reads from
  * @param generation the generation of its last assignment, -1 before the first
- * @param assigned its last assignment
+ * @param assigned its last assignment, as version 1 sent it (empty from version 2)
+ * @param inner the user data of the wrapped strategy, or {@code null} for none (and from
+ * members of version 1)
  * @author follower-fetch authors
  */
-record MemberData(@Nullable String zone, Policy policy, int generation, List<TopicPartition> assigned) {
+record MemberData(@Nullable String zone, Policy policy, int generation, List<TopicPartition> assigned,
+		@Nullable ByteBuffer inner) {
 
-	static final short VERSION = 1;
+	static final short VERSION = 2;
 
 	MemberData {
 		assigned = List.copyOf(assigned);
+		inner = (inner != null) ? inner.asReadOnlyBuffer() : null;
+	}
+
+	MemberData(@Nullable String zone, Policy policy, int generation, @Nullable ByteBuffer inner) {
+		this(zone, policy, generation, List.of(), inner);
 	}
 
 	ByteBuffer encode() {
-		Map<String, List<Integer>> byTopic = new TreeMap<>();
-		this.assigned.forEach((tp) -> byTopic.computeIfAbsent(tp.topic(), (topic) -> new ArrayList<>()).add(tp.partition()));
 		byte[] zoneBytes = (this.zone != null) ? this.zone.getBytes(StandardCharsets.UTF_8) : null;
-		int size = 2 + 2 + ((zoneBytes != null) ? zoneBytes.length : 0) + 1 + 4 + 4;
-		List<byte[]> topics = new ArrayList<>();
-		for (Map.Entry<String, List<Integer>> topic : byTopic.entrySet()) {
-			byte[] name = topic.getKey().getBytes(StandardCharsets.UTF_8);
-			topics.add(name);
-			size += 2 + name.length + 4 + 4 * topic.getValue().size();
-		}
+		ByteBuffer inner = (this.inner != null) ? this.inner.duplicate() : null;
+		int size = 2 + 2 + ((zoneBytes != null) ? zoneBytes.length : 0) + 1 + 4 + 4 + 4
+				+ ((inner != null) ? inner.remaining() : 0);
 		ByteBuffer buffer = ByteBuffer.allocate(size);
 		buffer.putShort(VERSION);
 		putString(buffer, zoneBytes);
 		buffer.put((byte) ((this.policy == Policy.FRESHNESS) ? 1 : 0));
 		buffer.putInt(this.generation);
-		buffer.putInt(byTopic.size());
-		int index = 0;
-		for (List<Integer> partitions : byTopic.values()) {
-			putString(buffer, topics.get(index++));
-			buffer.putInt(partitions.size());
-			partitions.forEach(buffer::putInt);
+		// version 1's last assignment, by topic: none
+		buffer.putInt(0);
+		buffer.putInt((inner != null) ? inner.remaining() : -1);
+		if (inner != null) {
+			buffer.put(inner);
 		}
 		return buffer.flip();
 	}
@@ -86,13 +87,21 @@ record MemberData(@Nullable String zone, Policy policy, int generation, List<Top
 		}
 		ByteBuffer buffer = userData.duplicate();
 		try {
-			if (buffer.getShort() < VERSION) {
+			short version = buffer.getShort();
+			if (version < 1) {
 				return Optional.empty();
 			}
 			String zone = getString(buffer);
-			Policy policy = (buffer.get() == 1) ? Policy.FRESHNESS : Policy.LOCALITY;
+			byte freshness = buffer.get();
+			if (freshness != 0 && freshness != 1) {
+				return Optional.empty();
+			}
+			Policy policy = (freshness == 1) ? Policy.FRESHNESS : Policy.LOCALITY;
 			int generation = buffer.getInt();
 			int topics = buffer.getInt();
+			if (topics < 0) {
+				return Optional.empty();
+			}
 			List<TopicPartition> assigned = new ArrayList<>();
 			for (int t = 0; t < topics; t++) {
 				String topic = getString(buffer);
@@ -104,7 +113,18 @@ record MemberData(@Nullable String zone, Policy policy, int generation, List<Top
 					assigned.add(new TopicPartition(topic, buffer.getInt()));
 				}
 			}
-			return Optional.of(new MemberData(zone, policy, generation, assigned));
+			ByteBuffer inner = null;
+			if (version >= 2) {
+				int length = buffer.getInt();
+				if (length > buffer.remaining()) {
+					return Optional.empty();
+				}
+				if (length >= 0) {
+					inner = buffer.slice();
+					inner.limit(length);
+				}
+			}
+			return Optional.of(new MemberData(zone, policy, generation, assigned, inner));
 		}
 		catch (BufferUnderflowException | IllegalArgumentException ex) {
 			return Optional.empty();

@@ -15,18 +15,18 @@
  */
 package dev.followerfetch.assignment;
 
-import java.util.ArrayDeque;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -36,12 +36,27 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The zone-aware assignment rule, without Kafka's client: which member of a consumer
- * group reads which partition. In this order: balance as Kafka's own assignors keep it,
- * then each partition to a member in its leader's zone (the rack-aware selector serves a
- * member from the leader when they share a zone, whatever its policy), then, for
- * LOCALITY members, to a member in a zone with an in-sync replica, then stickiness (owned
- * partitions stay). Every objective is exact: the rule is a minimum-cost flow whose costs
- * are compared in that order. Deterministic for the same input.
+ * group reads which partition, starting from what the strategy it wraps assigned (the
+ * reference). It moves partitions between members only in ways that keep that strategy's
+ * guarantees:
+ * <ul>
+ * <li>{@link Balance#TOTAL} (sticky, cooperative-sticky, round-robin): every member keeps
+ * as many partitions of each topic as the reference gave it, so the balance across the
+ * subscription, the spread of each topic over the members and the static members' share
+ * stay the strategy's own;</li>
+ * <li>{@link Balance#PER_TOPIC} (range): within one per topic among its subscribers, and
+ * co-partitioning: topics with the same subscribers and partition count are assigned as
+ * one, partition {@code p} of each to the same member.</li>
+ * </ul>
+ * Within that, in this order: each partition to a member in its leader's zone (the
+ * rack-aware selector serves a member from the leader when they share a zone, whatever its
+ * policy), then, for LOCALITY members, to a member in a zone with an in-sync replica, then
+ * the reference's own choice. Every objective is exact: each group of partitions assigned
+ * together is a minimum-cost flow whose costs are compared in that order, over classes of
+ * alike partitions and members, so its size grows with the partitions and members, not
+ * their product. Deterministic for the same input; members are ordered as Kafka's range
+ * assignor orders them (static members by {@code group.instance.id}), so a restarted
+ * static member gets its partitions back.
  *
  * @author follower-fetch authors
  */
@@ -50,38 +65,46 @@ public final class ZoneAwareAssignment {
 	private static final Comparator<TopicPartition> PARTITION_ORDER = Comparator.comparing(TopicPartition::topic)
 		.thenComparingInt(TopicPartition::partition);
 
+	/**
+	 * Kafka's order of members (AbstractPartitionAssignor.MemberInfo): static members by
+	 * instance id first, then the others by member id.
+	 */
+	private static final Comparator<Member> MEMBER_ORDER = Comparator
+		.comparing((Member member) -> member.instance() == null)
+		.thenComparing((Member member) -> Objects.toString(member.instance(), ""))
+		.thenComparing(Member::id);
+
 	private ZoneAwareAssignment() {
 	}
 
 	/**
-	 * Assign every partition to one member.
+	 * Assign the partitions, starting from the wrapped strategy's assignment.
 	 * @param members the group's members
 	 * @param partitions the partitions of the topics they subscribe to
-	 * @param balance how partitions per member are kept even
+	 * @param balance how the wrapped strategy keeps partitions per member even
+	 * @param reference what the wrapped strategy assigned, by member id; under
+	 * {@link Balance#TOTAL} only its partitions are assigned
 	 * @return the partitions of each member (every member present, lists sorted)
 	 */
 	public static Map<String, List<TopicPartition>> assign(Collection<Member> members,
-			Collection<Partition> partitions, Balance balance) {
-		List<Member> sortedMembers = members.stream().sorted(Comparator.comparing(Member::id)).toList();
-		List<Partition> sortedPartitions = partitions.stream()
-			.sorted(Comparator.comparing(Partition::partition, PARTITION_ORDER))
-			.toList();
-		Map<String, List<TopicPartition>> assignment = new TreeMap<>();
-		sortedMembers.forEach((member) -> assignment.put(member.id(), new ArrayList<>()));
-		if (balance == Balance.PER_TOPIC) {
-			Map<String, List<Partition>> byTopic = new TreeMap<>();
-			sortedPartitions.forEach((partition) -> byTopic
-				.computeIfAbsent(partition.partition().topic(), (topic) -> new ArrayList<>())
-				.add(partition));
-			byTopic.forEach((topic, ofTopic) -> solve(
-					sortedMembers.stream().filter((member) -> member.topics().contains(topic)).toList(), ofTopic,
-					assignment));
-		}
-		else {
-			solve(sortedMembers, sortedPartitions, assignment);
-		}
-		assignment.values().forEach((assigned) -> assigned.sort(PARTITION_ORDER));
-		return assignment;
+			Collection<Partition> partitions, Balance balance,
+			Map<String, ? extends Collection<TopicPartition>> reference) {
+		return assign(members, partitions, balance, reference, Budget.DEFAULT);
+	}
+
+	/**
+	 * Assign the partitions within a budget.
+	 * @param members the group's members
+	 * @param partitions the partitions of the topics they subscribe to
+	 * @param balance how the wrapped strategy keeps partitions per member even
+	 * @param reference what the wrapped strategy assigned, by member id
+	 * @param budget the work allowed
+	 * @return the partitions of each member (every member present, lists sorted)
+	 * @throws OverBudgetException when the rule would exceed the budget
+	 */
+	static Map<String, List<TopicPartition>> assign(Collection<Member> members, Collection<Partition> partitions,
+			Balance balance, Map<String, ? extends Collection<TopicPartition>> reference, Budget budget) {
+		return new Solver(members, partitions, reference, budget).solve(balance);
 	}
 
 	/**
@@ -94,13 +117,13 @@ public final class ZoneAwareAssignment {
 	 */
 	public static Map<String, List<TopicPartition>> handOver(Map<String, List<TopicPartition>> target,
 			Map<String, ? extends Collection<TopicPartition>> owned) {
-		Map<TopicPartition, Set<String>> owners = new HashMap<>();
-		owned.forEach((member, partitions) -> partitions
-			.forEach((tp) -> owners.computeIfAbsent(tp, (key) -> new TreeSet<>()).add(member)));
+		Map<TopicPartition, Object> owners = new HashMap<>();
+		owned.forEach((member, partitions) -> partitions.forEach((tp) -> owners.merge(tp, member, (first,
+				second) -> (first.equals(second)) ? first : Set.of(first, second))));
 		Map<String, List<TopicPartition>> now = new TreeMap<>();
 		target.forEach((member, partitions) -> now.put(member, partitions.stream().filter((tp) -> {
-			Set<String> current = owners.get(tp);
-			return current == null || current.contains(member);
+			Object current = owners.get(tp);
+			return current == null || current.equals(member) || (current instanceof Set<?> set && set.contains(member));
 		}).toList()));
 		return now;
 	}
@@ -129,105 +152,487 @@ public final class ZoneAwareAssignment {
 					continue;
 				}
 				assigned++;
-				MemberClass reader = MemberClass.of(member, true);
-				PartitionClass read = PartitionClass.of(partition, true);
-				leaderZone += read.leaderGain(reader);
-				zoneLocal += read.localGain(reader);
+				boolean leader = member.zone() != null && member.zone().equals(partition.leaderZone());
+				boolean follower = member.zone() != null && member.policy() == Policy.LOCALITY
+						&& partition.inSyncZones().contains(member.zone());
+				leaderZone += leader ? 1 : 0;
+				zoneLocal += (leader || follower) ? 1 : 0;
 			}
 		}
 		return new Locality(assigned, leaderZone, zoneLocal);
 	}
 
-	private static void solve(List<Member> members, List<Partition> partitions,
-			Map<String, List<TopicPartition>> assignment) {
-		if (members.isEmpty() || partitions.isEmpty()) {
-			return;
-		}
-		Set<String> topics = new TreeSet<>();
-		partitions.forEach((partition) -> topics.add(partition.partition().topic()));
-		boolean sameTopics = members.stream().allMatch((member) -> member.topics().containsAll(topics));
-		LexicographicFlow flow = new LexicographicFlow();
-		int source = flow.node();
-		int sink = flow.node();
+	/**
+	 * One rebalance's solve: members ordered, their zones and classes indexed, the
+	 * reference read once, then each group of partitions that are assigned together.
+	 */
+	private static final class Solver {
 
-		Map<MemberClass, Integer> memberClasses = new LinkedHashMap<>();
-		Map<MemberClass, List<Member>> membersOf = new LinkedHashMap<>();
-		Map<String, Integer> memberNodes = new HashMap<>();
-		Map<String, Integer> toMember = new LinkedHashMap<>();
-		for (Member member : members) {
-			MemberClass key = MemberClass.of(member, sameTopics);
-			int classNode = memberClasses.computeIfAbsent(key, (k) -> flow.node());
-			membersOf.computeIfAbsent(key, (k) -> new ArrayList<>()).add(member);
-			int node = flow.node();
-			memberNodes.put(member.id(), node);
-			toMember.put(member.id(), flow.edge(classNode, node, LexicographicFlow.UNBOUNDED));
-		}
-		limitLoads(flow, members, partitions, sameTopics, memberNodes, sink);
+		private final Member[] members;
 
-		Map<String, Member> byId = new HashMap<>();
-		members.forEach((member) -> byId.put(member.id(), member));
-		Map<TopicPartition, String> owners = owners(members);
-		Map<PartitionClass, Integer> partitionClasses = new LinkedHashMap<>();
-		Map<Group, List<TopicPartition>> groups = new LinkedHashMap<>();
-		for (Partition partition : partitions) {
-			String owner = owners.get(partition.partition());
-			PartitionClass key = PartitionClass.of(partition, sameTopics);
-			partitionClasses.computeIfAbsent(key, (k) -> flow.node());
-			groups.computeIfAbsent(new Group(key, owner), (k) -> new ArrayList<>()).add(partition.partition());
-		}
-		Map<Group, Integer> kept = new LinkedHashMap<>();
-		groups.forEach((group, ofGroup) -> {
-			int classNode = known(partitionClasses, group.key());
-			String owner = group.owner();
-			if (owner == null) {
-				flow.edge(source, classNode, ofGroup.size());
-				return;
-			}
-			int node = flow.node();
-			flow.edge(source, node, ofGroup.size());
-			flow.edge(node, classNode, ofGroup.size());
-			MemberClass ownerClass = MemberClass.of(known(byId, owner), true);
-			kept.put(group, flow.edge(node, known(memberNodes, owner), ofGroup.size(), 0,
-					-group.key().leaderGain(ownerClass), -group.key().localGain(ownerClass), -1));
-		});
-		Map<PartitionClass, Map<MemberClass, Integer>> classFlows = new LinkedHashMap<>();
-		partitionClasses.forEach((partitionClass, classNode) -> memberClasses.forEach((memberClass, memberNode) -> {
-			if (memberClass.topics() == null || memberClass.topics().contains(partitionClass.topic())) {
-				classFlows.computeIfAbsent(partitionClass, (k) -> new LinkedHashMap<>())
-					.put(memberClass, flow.edge(classNode, memberNode, LexicographicFlow.UNBOUNDED, 0,
-							-partitionClass.leaderGain(memberClass), -partitionClass.localGain(memberClass), 0));
-			}
-		}));
-		flow.solve(source, sink);
+		private final int[] memberClass;
 
-		Map<PartitionClass, Deque<TopicPartition>> released = new LinkedHashMap<>();
-		groups.forEach((group, ofGroup) -> {
-			Integer keptEdge = kept.get(group);
-			int keep = (keptEdge != null) ? (int) flow.flow(keptEdge) : 0;
-			if (keep > 0) {
-				known(assignment, Objects.requireNonNull(group.owner())).addAll(ofGroup.subList(0, keep));
+		private final List<MemberClass> classes = new ArrayList<>();
+
+		private final Map<String, Integer> zoneIndex = new HashMap<>();
+
+		private final Map<String, Partition[]> byTopic = new TreeMap<>();
+
+		private final Map<TopicPartition, Integer> owners = new HashMap<>();
+
+		private final List<List<TopicPartition>> result = new ArrayList<>();
+
+		private final Map<String, ? extends Collection<TopicPartition>> reference;
+
+		private final Budget budget;
+
+		private final LexicographicFlow flow = new LexicographicFlow();
+
+		Solver(Collection<Member> members, Collection<Partition> partitions,
+				Map<String, ? extends Collection<TopicPartition>> reference, Budget budget) {
+			this.reference = reference;
+			this.budget = budget;
+			this.members = members.stream().sorted(MEMBER_ORDER).toArray(Member[]::new);
+			this.memberClass = new int[this.members.length];
+			Map<MemberClass, Integer> classIndex = new HashMap<>();
+			Map<String, Integer> memberIndex = new HashMap<>();
+			for (int m = 0; m < this.members.length; m++) {
+				Member member = this.members[m];
+				memberIndex.put(member.id(), m);
+				if (member.zone() != null) {
+					this.zoneIndex.putIfAbsent(member.zone(), this.zoneIndex.size());
+				}
+				MemberClass key = new MemberClass(member.zone(), member.policy());
+				this.memberClass[m] = classIndex.computeIfAbsent(key, (k) -> {
+					this.classes.add(k);
+					return this.classes.size() - 1;
+				});
+				this.result.add(new ArrayList<>());
 			}
-			released.computeIfAbsent(group.key(), (k) -> new ArrayDeque<>()).addAll(ofGroup.subList(keep, ofGroup.size()));
-		});
-		membersOf.forEach((memberClass, ofClass) -> {
-			Deque<Member> readers = new ArrayDeque<>(ofClass);
-			Member first = readers.peek();
-			long room = (first != null) ? flow.flow(known(toMember, first.id())) : 0;
-			for (Map.Entry<PartitionClass, Map<MemberClass, Integer>> classFlow : classFlows.entrySet()) {
-				Integer edge = classFlow.getValue().get(memberClass);
-				long units = (edge != null) ? flow.flow(edge) : 0;
-				Deque<TopicPartition> pool = released.get(classFlow.getKey());
-				for (long unit = 0; unit < units; unit++) {
-					while (room == 0) {
-						readers.poll();
-						room = flow.flow(known(toMember, Objects.requireNonNull(readers.peek()).id()));
+			Map<String, List<Partition>> grouped = new HashMap<>();
+			for (Partition partition : partitions) {
+				grouped.computeIfAbsent(partition.partition().topic(), (topic) -> new ArrayList<>()).add(partition);
+			}
+			grouped.forEach((topic, ofTopic) -> {
+				Partition[] sorted = ofTopic.toArray(Partition[]::new);
+				Arrays.sort(sorted, Comparator.comparingInt((Partition partition) -> partition.partition().partition()));
+				this.byTopic.put(topic, sorted);
+			});
+			for (Member member : this.members) {
+				Collection<TopicPartition> given = reference.get(member.id());
+				if (given == null) {
+					continue;
+				}
+				int m = known(memberIndex, member.id());
+				for (TopicPartition tp : given) {
+					if (member.topics().contains(tp.topic())) {
+						this.owners.putIfAbsent(tp, m);
 					}
-					Member reader = Objects.requireNonNull(readers.peek());
-					known(assignment, reader.id()).add(Objects.requireNonNull(pool).poll());
-					room--;
 				}
 			}
-		});
+		}
+
+		Map<String, List<TopicPartition>> solve(Balance balance) {
+			boolean zoned = !this.zoneIndex.isEmpty() && this.classes.size() > 1;
+			if (balance == Balance.TOTAL) {
+				this.byTopic.forEach((topic, partitions) -> solveOwned(List.of(topic), partitions, zoned));
+			}
+			else {
+				coPartitionedSets().forEach((set) -> solveBalanced(set, zoned));
+			}
+			Map<String, List<TopicPartition>> assignment = new TreeMap<>();
+			for (int m = 0; m < this.members.length; m++) {
+				assignment.put(this.members[m].id(), inReferenceOrder(m));
+			}
+			return assignment;
+		}
+
+		/**
+		 * A member's partitions in the order the reference lists them, then those it did
+		 * not have there, sorted: where the rule changes nothing, the wrapped strategy's
+		 * lists come back as they were.
+		 */
+		private List<TopicPartition> inReferenceOrder(int member) {
+			List<TopicPartition> given = this.result.get(member);
+			Collection<TopicPartition> theirs = this.reference.get(this.members[member].id());
+			if (theirs == null || theirs.isEmpty()) {
+				given.sort(PARTITION_ORDER);
+				return given;
+			}
+			Set<TopicPartition> remaining = new HashSet<>(given);
+			List<TopicPartition> ordered = new ArrayList<>(given.size());
+			for (TopicPartition tp : theirs) {
+				if (remaining.remove(tp)) {
+					ordered.add(tp);
+				}
+			}
+			if (!remaining.isEmpty()) {
+				List<TopicPartition> added = new ArrayList<>(remaining);
+				added.sort(PARTITION_ORDER);
+				ordered.addAll(added);
+			}
+			return ordered;
+		}
+
+		/**
+		 * {@link Balance#TOTAL}: the reference's partitions of one topic, each member
+		 * keeping its count.
+		 */
+		private void solveOwned(List<String> topics, Partition[] partitions, boolean zoned) {
+			List<Integer> units = new ArrayList<>();
+			for (Partition partition : partitions) {
+				if (this.owners.containsKey(partition.partition())) {
+					units.add(partition.partition().partition());
+				}
+			}
+			Map<String, Partition[]> ofTopics = Map.of(topics.get(0), partitions);
+			Group group = new Group(topics, ofTopics, units.stream().mapToInt(Integer::intValue).toArray(), null, 0, 0);
+			solveGroup(group, zoned);
+		}
+
+		/**
+		 * {@link Balance#PER_TOPIC}: every partition of a set of co-partitioned topics,
+		 * within one per subscriber.
+		 */
+		private void solveBalanced(CoPartitioned set, boolean zoned) {
+			Map<String, Partition[]> ofTopics = new LinkedHashMap<>();
+			set.topics().forEach((topic) -> ofTopics.put(topic, known(this.byTopic, topic)));
+			Partition[] first = known(this.byTopic, set.topics().get(0));
+			int[] units = new int[first.length];
+			for (int u = 0; u < units.length; u++) {
+				units[u] = first[u].partition().partition();
+			}
+			int subscribers = set.subscribers().length;
+			Group group = new Group(set.topics(), ofTopics, units, set.subscribers(), units.length / subscribers,
+					units.length % subscribers);
+			solveGroup(group, zoned);
+		}
+
+		private void solveGroup(Group group, boolean zoned) {
+			int unitCount = group.units().length;
+			if (unitCount == 0) {
+				return;
+			}
+			int[] owner = new int[unitCount];
+			for (int u = 0; u < unitCount; u++) {
+				owner[u] = this.owners.getOrDefault(group.topicPartition(0, u), -1);
+			}
+			if (!zoned || keepsReference(group, owner)) {
+				boolean complete = true;
+				for (int u = 0; u < unitCount; u++) {
+					complete &= owner[u] >= 0;
+				}
+				if (complete && (group.subscribers() == null || balanced(group, owner))) {
+					for (int u = 0; u < unitCount; u++) {
+						give(group, u, owner[u]);
+					}
+					return;
+				}
+			}
+			new GroupFlow(group, owner).solve();
+		}
+
+		/**
+		 * Whether nothing can gain from moving: every unit and member class scores alike.
+		 */
+		private boolean keepsReference(Group group, int[] owner) {
+			Set<Integer> present = new TreeSet<>();
+			if (group.subscribers() != null) {
+				for (int m : group.subscribers()) {
+					present.add(this.memberClass[m]);
+				}
+			}
+			else {
+				for (int m : owner) {
+					present.add(this.memberClass[m]);
+				}
+			}
+			if (present.size() <= 1) {
+				return true;
+			}
+			for (int u = 0; u < group.units().length; u++) {
+				for (int c : present) {
+					if (gain(group, u, c, true) > 0 || gain(group, u, c, false) > 0) {
+						return false;
+					}
+				}
+			}
+			return true;
+		}
+
+		private boolean balanced(Group group, int[] owner) {
+			Map<Integer, Integer> counts = new HashMap<>();
+			for (int m : owner) {
+				counts.merge(m, 1, Integer::sum);
+			}
+			int extras = 0;
+			for (int m : Objects.requireNonNull(group.subscribers())) {
+				int count = counts.getOrDefault(m, 0);
+				if (count == group.floor() + 1) {
+					extras++;
+				}
+				else if (count != group.floor()) {
+					return false;
+				}
+				counts.remove(m);
+			}
+			return counts.isEmpty() && extras == group.extras();
+		}
+
+		/**
+		 * What a unit gains in one member class: partitions of it whose leader is in the
+		 * class's zone, or (not {@code leader}) that the class reads in its zone.
+		 */
+		private int gain(Group group, int unit, int memberClass, boolean leader) {
+			MemberClass reader = this.classes.get(memberClass);
+			if (reader.zone() == null) {
+				return 0;
+			}
+			int gain = 0;
+			for (int t = 0; t < group.topics().size(); t++) {
+				Partition partition = group.partition(t, unit);
+				boolean fromLeader = reader.zone().equals(partition.leaderZone());
+				boolean local = fromLeader
+						|| (reader.policy() == Policy.LOCALITY && partition.inSyncZones().contains(reader.zone()));
+				gain += (leader ? fromLeader : local) ? 1 : 0;
+			}
+			return gain;
+		}
+
+		private void give(Group group, int unit, int member) {
+			List<TopicPartition> partitions = this.result.get(member);
+			for (int t = 0; t < group.topics().size(); t++) {
+				partitions.add(group.topicPartition(t, unit));
+			}
+		}
+
+		/**
+		 * Topics grouped as Kafka's range assignor co-partitions them: the same
+		 * subscribers and the same partitions {@code 0..n-1}, and, in the reference, the
+		 * same member for partition {@code p} of each (else each topic on its own).
+		 */
+		private List<CoPartitioned> coPartitionedSets() {
+			Map<String, List<Integer>> subscribersOf = new HashMap<>();
+			for (int m = 0; m < this.members.length; m++) {
+				for (String topic : this.members[m].topics()) {
+					subscribersOf.computeIfAbsent(topic, (key) -> new ArrayList<>()).add(m);
+				}
+			}
+			Map<SetKey, List<String>> sets = new LinkedHashMap<>();
+			List<CoPartitioned> result = new ArrayList<>();
+			this.byTopic.forEach((topic, partitions) -> {
+				List<Integer> subscribers = subscribersOf.get(topic);
+				if (subscribers == null) {
+					return;
+				}
+				int[] readers = subscribers.stream().mapToInt(Integer::intValue).toArray();
+				boolean numbered = true;
+				for (int p = 0; p < partitions.length; p++) {
+					numbered &= partitions[p].partition().partition() == p;
+				}
+				if (numbered) {
+					sets.computeIfAbsent(new SetKey(readers, partitions.length), (key) -> new ArrayList<>()).add(topic);
+				}
+				else {
+					result.add(new CoPartitioned(List.of(topic), readers));
+				}
+			});
+			sets.forEach((key, topics) -> {
+				if (topics.size() == 1 || sameOwners(topics, key.partitions())) {
+					result.add(new CoPartitioned(topics, key.subscribers()));
+				}
+				else {
+					topics.forEach((topic) -> result.add(new CoPartitioned(List.of(topic), key.subscribers())));
+				}
+			});
+			return result;
+		}
+
+		private boolean sameOwners(List<String> topics, int partitions) {
+			for (int p = 0; p < partitions; p++) {
+				Integer first = this.owners.get(new TopicPartition(topics.get(0), p));
+				for (int t = 1; t < topics.size(); t++) {
+					if (!Objects.equals(first, this.owners.get(new TopicPartition(topics.get(t), p)))) {
+						return false;
+					}
+				}
+			}
+			return true;
+		}
+
+		/**
+		 * The flow of one group: units of alike partitions with the same owner
+		 * ({@code (profile, owner)}), member classes, the members that own units, and,
+		 * per class, the subscribers that own none (one node for all of them).
+		 */
+		private final class GroupFlow {
+
+			private final Group group;
+
+			private final int[] owner;
+
+			GroupFlow(Group group, int[] owner) {
+				this.group = group;
+				this.owner = owner;
+			}
+
+			void solve() {
+				Group group = this.group;
+				int unitCount = group.units().length;
+				// the members that may get units: owners, and under PER_TOPIC every subscriber
+				Map<Integer, Integer> quota = new TreeMap<>();
+				for (int u = 0; u < unitCount; u++) {
+					if (this.owner[u] >= 0) {
+						quota.merge(this.owner[u], 1, Integer::sum);
+					}
+				}
+				boolean fixed = group.subscribers() == null;
+				Map<Integer, List<Integer>> othersByClass = new TreeMap<>();
+				Set<Integer> classesPresent = new TreeSet<>();
+				quota.keySet().forEach((m) -> classesPresent.add(ZoneAwareAssignment.Solver.this.memberClass[m]));
+				if (!fixed) {
+					for (int m : Objects.requireNonNull(group.subscribers())) {
+						int c = ZoneAwareAssignment.Solver.this.memberClass[m];
+						classesPresent.add(c);
+						if (!quota.containsKey(m)) {
+							othersByClass.computeIfAbsent(c, (key) -> new ArrayList<>()).add(m);
+						}
+					}
+				}
+				List<Integer> classList = new ArrayList<>(classesPresent);
+				// unit groups: alike units with the same owner, in the order of their first unit
+				Map<UnitKey, Integer> unitGroupIndex = new LinkedHashMap<>();
+				List<UnitKey> unitGroups = new ArrayList<>();
+				int[] unitGroupOf = new int[unitCount];
+				for (int u = 0; u < unitCount; u++) {
+					int[] gains = new int[classList.size() * 2];
+					for (int i = 0; i < classList.size(); i++) {
+						gains[2 * i] = gain(group, u, classList.get(i), true);
+						gains[2 * i + 1] = gain(group, u, classList.get(i), false);
+					}
+					UnitKey key = new UnitKey(gains, this.owner[u]);
+					unitGroupOf[u] = unitGroupIndex.computeIfAbsent(key, (k) -> {
+						unitGroups.add(k);
+						return unitGroups.size() - 1;
+					});
+				}
+				long edges = (long) unitGroups.size() * (classList.size() + 2) + 3L * quota.size()
+						+ 3L * othersByClass.size() + classList.size();
+				ZoneAwareAssignment.Solver.this.budget.checkEdges(edges);
+
+				LexicographicFlow flow = ZoneAwareAssignment.Solver.this.flow;
+				flow.reset();
+				int source = flow.node();
+				int sink = flow.node();
+				Map<Integer, Integer> classNode = new TreeMap<>();
+				classList.forEach((c) -> classNode.put(c, flow.node()));
+				Map<Integer, Integer> memberNode = new LinkedHashMap<>();
+				Map<Integer, Integer> toMember = new LinkedHashMap<>();
+				quota.forEach((m, count) -> {
+					int node = flow.node();
+					memberNode.put(m, node);
+					toMember.put(m, flow.edge(known(classNode, ZoneAwareAssignment.Solver.this.memberClass[m]), node,
+							LexicographicFlow.UNBOUNDED));
+					limit(flow, node, sink, fixed ? count : group.floor(), fixed ? 0 : group.extras(), 1);
+				});
+				Map<Integer, Integer> toOthers = new TreeMap<>();
+				othersByClass.forEach((c, others) -> {
+					int node = flow.node();
+					toOthers.put(c, flow.edge(known(classNode, c), node, LexicographicFlow.UNBOUNDED));
+					limit(flow, node, sink, group.floor(), group.extras(), others.size());
+				});
+				int[] keepEdge = new int[unitGroups.size()];
+				int[][] moveEdge = new int[unitGroups.size()][];
+				int[] size = new int[unitGroups.size()];
+				for (int u = 0; u < unitCount; u++) {
+					size[unitGroupOf[u]]++;
+				}
+				for (int g = 0; g < unitGroups.size(); g++) {
+					UnitKey key = unitGroups.get(g);
+					int node = flow.node();
+					flow.edge(source, node, size[g]);
+					keepEdge[g] = -1;
+					if (key.owner() >= 0) {
+						int i = classList.indexOf(ZoneAwareAssignment.Solver.this.memberClass[key.owner()]);
+						keepEdge[g] = flow.edge(node, known(memberNode, key.owner()), size[g], 0, -key.gains()[2 * i],
+								-key.gains()[2 * i + 1], -1);
+					}
+					moveEdge[g] = new int[classList.size()];
+					for (int i = 0; i < classList.size(); i++) {
+						moveEdge[g][i] = flow.edge(node, known(classNode, classList.get(i)), size[g], 0,
+								-key.gains()[2 * i], -key.gains()[2 * i + 1], 0);
+					}
+				}
+				flow.solve(source, sink, ZoneAwareAssignment.Solver.this.budget.deadline());
+				ZoneAwareAssignment.Solver.this.budget.checkVisits(flow.visits());
+
+				// realize: kept units stay, moved ones pool per class, in unit order
+				int[] kept = new int[unitGroups.size()];
+				int[][] moved = new int[unitGroups.size()][classList.size()];
+				for (int g = 0; g < unitGroups.size(); g++) {
+					kept[g] = (keepEdge[g] >= 0) ? flow.flow(keepEdge[g]) : 0;
+					for (int i = 0; i < classList.size(); i++) {
+						moved[g][i] = flow.flow(moveEdge[g][i]);
+					}
+				}
+				List<List<Integer>> pools = new ArrayList<>();
+				classList.forEach((c) -> pools.add(new ArrayList<>()));
+				for (int u = 0; u < unitCount; u++) {
+					int g = unitGroupOf[u];
+					if (kept[g] > 0) {
+						kept[g]--;
+						give(group, u, this.owner[u]);
+						continue;
+					}
+					for (int i = 0; i < classList.size(); i++) {
+						if (moved[g][i] > 0) {
+							moved[g][i]--;
+							pools.get(i).add(u);
+							break;
+						}
+					}
+				}
+				for (int i = 0; i < classList.size(); i++) {
+					int c = classList.get(i);
+					List<Integer> pool = pools.get(i);
+					int next = 0;
+					for (Map.Entry<Integer, Integer> member : toMember.entrySet()) {
+						if (ZoneAwareAssignment.Solver.this.memberClass[member.getKey()] != c) {
+							continue;
+						}
+						for (int n = flow.flow(member.getValue()); n > 0; n--) {
+							give(group, pool.get(next++), member.getKey());
+						}
+					}
+					Integer others = toOthers.get(c);
+					if (others != null) {
+						List<Integer> readers = known(othersByClass, c);
+						int total = flow.flow(others);
+						int extras = total - group.floor() * readers.size();
+						for (int r = 0; r < readers.size(); r++) {
+							for (int n = group.floor() + ((r < extras) ? 1 : 0); n > 0; n--) {
+								give(group, pool.get(next++), readers.get(r));
+							}
+						}
+					}
+				}
+			}
+
+			/**
+			 * A member's (or several alike members') room: the share they must get, which
+			 * balance rewards, and at most one more each where there are extras.
+			 */
+			private void limit(LexicographicFlow flow, int node, int sink, int share, int extras, int readers) {
+				if (share > 0) {
+					flow.edge(node, sink, share * readers, -1);
+				}
+				if (extras > 0) {
+					flow.edge(node, sink, readers);
+				}
+			}
+
+		}
+
 	}
 
 	/**
@@ -238,69 +643,154 @@ public final class ZoneAwareAssignment {
 	}
 
 	/**
-	 * Give every member a load limit whose cost makes the flow balanced before anything
-	 * else: with the same topics, at least the even share (each unit below it earns) and
-	 * at most one more; otherwise each further partition costs more than the last, which
-	 * makes the loads as even as eligibility allows.
+	 * Partitions assigned together: one topic, or co-partitioned topics whose partition
+	 * {@code p} goes to one member. Under {@link Balance#TOTAL} every owner keeps its count
+	 * ({@code subscribers} {@code null}); under {@link Balance#PER_TOPIC} each subscriber
+	 * gets {@code floor}, and {@code extras} of them one more.
 	 */
-	private static void limitLoads(LexicographicFlow flow, List<Member> members, List<Partition> partitions,
-			boolean sameTopics, Map<String, Integer> memberNodes, int sink) {
-		if (sameTopics) {
-			int share = partitions.size() / members.size();
-			boolean remainder = partitions.size() % members.size() != 0;
-			for (Member member : members) {
-				int node = known(memberNodes, member.id());
-				if (share > 0) {
-					flow.edge(node, sink, share, -1);
-				}
-				if (remainder) {
-					flow.edge(node, sink, 1);
-				}
+	private record Group(List<String> topics, Map<String, Partition[]> partitions, int[] units,
+			int @Nullable [] subscribers, int floor, int extras) {
+
+		/**
+		 * The partition of a unit in one of the topics.
+		 */
+		Partition partition(int topic, int unit) {
+			Partition[] ofTopic = known(this.partitions, this.topics.get(topic));
+			int number = this.units[unit];
+			Partition partition = (number < ofTopic.length) ? ofTopic[number] : null;
+			if (partition == null || partition.partition().partition() != number) {
+				partition = Arrays.stream(ofTopic)
+					.filter((candidate) -> candidate.partition().partition() == number)
+					.findFirst()
+					.orElseThrow();
 			}
-			return;
+			return partition;
 		}
-		for (Member member : members) {
-			long eligible = partitions.stream()
-				.filter((partition) -> member.topics().contains(partition.partition().topic()))
-				.count();
-			int node = known(memberNodes, member.id());
-			for (int load = 1; load <= eligible; load++) {
-				flow.edge(node, sink, 1, load);
-			}
+
+		TopicPartition topicPartition(int topic, int unit) {
+			return partition(topic, unit).partition();
 		}
+
+	}
+
+	private record CoPartitioned(List<String> topics, int[] subscribers) {
+
+	}
+
+	private record SetKey(int[] subscribers, int partitions) {
+
+		@Override
+		public boolean equals(Object other) {
+			return other instanceof SetKey key && key.partitions == this.partitions
+					&& Arrays.equals(key.subscribers, this.subscribers);
+		}
+
+		@Override
+		public int hashCode() {
+			return 31 * Arrays.hashCode(this.subscribers) + this.partitions;
+		}
+
 	}
 
 	/**
-	 * The member that owns each partition and may keep it: the first by id that claims
-	 * it and still subscribes to its topic.
+	 * Units that are alike for the rule: the same gains in every member class of the
+	 * group, and the same owner in the reference.
 	 */
-	private static Map<TopicPartition, String> owners(List<Member> members) {
-		Map<TopicPartition, String> owners = new HashMap<>();
-		for (Member member : members) {
-			member.owned()
-				.stream()
-				.filter((tp) -> member.topics().contains(tp.topic()))
-				.forEach((tp) -> owners.putIfAbsent(tp, member.id()));
+	private record UnitKey(int[] gains, int owner) {
+
+		@Override
+		public boolean equals(Object other) {
+			return other instanceof UnitKey key && key.owner == this.owner && Arrays.equals(key.gains, this.gains);
 		}
-		return owners;
+
+		@Override
+		public int hashCode() {
+			return 31 * Arrays.hashCode(this.gains) + this.owner;
+		}
+
 	}
 
 	/**
-	 * How partitions per member are kept even.
+	 * Members that are alike for the rule: same zone and policy.
+	 */
+	private record MemberClass(@Nullable String zone, Policy policy) {
+
+	}
+
+	/**
+	 * How partitions per member are kept even: the wrapped strategy's way.
 	 */
 	public enum Balance {
 
 		/**
-		 * Within each topic, among the members subscribed to it, as Kafka's range
-		 * assignor does.
+		 * Within each topic, among the members subscribed to it, with co-partitioning, as
+		 * Kafka's range assignor does.
 		 */
 		PER_TOPIC,
 
 		/**
 		 * Across all the partitions of the subscription, as Kafka's sticky,
-		 * cooperative-sticky and round-robin assignors do.
+		 * cooperative-sticky and round-robin assignors do: each member keeps as many
+		 * partitions of each topic as the strategy gave it.
 		 */
 		TOTAL
+
+	}
+
+	/**
+	 * The work the rule may do in one rebalance, so that it never costs more than a
+	 * bounded amount of memory and time: past it, the wrapped strategy's assignment stands.
+	 *
+	 * @param maxGroupEdges the most edges the flow of one group of partitions may have
+	 * (about 72 bytes each)
+	 * @param maxVisits the most edge visits the flows may make in all
+	 * @param time the most time the rule may take
+	 * @param start the {@link System#nanoTime()} it started at
+	 */
+	record Budget(long maxGroupEdges, long maxVisits, Duration time, long start) {
+
+		/**
+		 * 2,000,000 edges (about 144 MB), 2,000,000,000 visits, 10 s.
+		 */
+		static final Budget DEFAULT = new Budget(2_000_000, 2_000_000_000L, Duration.ofSeconds(10), 0);
+
+		/**
+		 * This budget, from now on.
+		 * @return a budget whose time starts now
+		 */
+		Budget startingNow() {
+			return new Budget(this.maxGroupEdges, this.maxVisits, this.time, System.nanoTime());
+		}
+
+		long deadline() {
+			return ((this.start != 0) ? this.start : System.nanoTime()) + this.time.toNanos();
+		}
+
+		void checkEdges(long edges) {
+			if (edges > this.maxGroupEdges) {
+				throw new OverBudgetException(
+						"a group of its partitions needs " + edges + " flow edges, more than " + this.maxGroupEdges);
+			}
+		}
+
+		void checkVisits(long visits) {
+			if (visits > this.maxVisits) {
+				throw new OverBudgetException("its flows took " + visits + " edge visits, more than " + this.maxVisits);
+			}
+		}
+
+	}
+
+	/**
+	 * The rule would exceed its {@link Budget}.
+	 */
+	static final class OverBudgetException extends IllegalStateException {
+
+		private static final long serialVersionUID = 1L;
+
+		OverBudgetException(String message) {
+			super(message);
+		}
 
 	}
 
@@ -308,18 +798,31 @@ public final class ZoneAwareAssignment {
 	 * One member of the group.
 	 *
 	 * @param id the member id
+	 * @param instance its {@code group.instance.id} (static membership), or {@code null}
 	 * @param zone the zone it runs in, or {@code null} when it has none
 	 * @param policy where it reads from: LOCALITY members read an in-sync replica in
 	 * their zone, FRESHNESS members the leader
 	 * @param topics the topics it subscribes to
 	 * @param owned the partitions it owns now, or owned last
 	 */
-	public record Member(String id, @Nullable String zone, Policy policy, Set<String> topics,
-			Set<TopicPartition> owned) {
+	public record Member(String id, @Nullable String instance, @Nullable String zone, Policy policy,
+			Set<String> topics, Set<TopicPartition> owned) {
 
 		public Member {
 			topics = Set.copyOf(topics);
 			owned = Set.copyOf(owned);
+		}
+
+		/**
+		 * A member without a {@code group.instance.id}.
+		 * @param id the member id
+		 * @param zone the zone it runs in, or {@code null} when it has none
+		 * @param policy where it reads from
+		 * @param topics the topics it subscribes to
+		 * @param owned the partitions it owns now, or owned last
+		 */
+		public Member(String id, @Nullable String zone, Policy policy, Set<String> topics, Set<TopicPartition> owned) {
+			this(id, null, zone, policy, topics, owned);
 		}
 
 	}
@@ -349,48 +852,6 @@ public final class ZoneAwareAssignment {
 	 * LOCALITY member, from an in-sync follower
 	 */
 	public record Locality(int partitions, int leaderZone, int zoneLocal) {
-
-	}
-
-	/**
-	 * Members that are alike for the rule: same zone and policy, and the same topics
-	 * when the members' topics differ ({@code null} when they do not).
-	 */
-	private record MemberClass(@Nullable String zone, Policy policy, @Nullable SortedSet<String> topics) {
-
-		static MemberClass of(Member member, boolean sameTopics) {
-			return new MemberClass(member.zone(), member.policy(), sameTopics ? null : new TreeSet<>(member.topics()));
-		}
-
-	}
-
-	/**
-	 * Partitions that are alike for the rule: same leader zone and in-sync zones, and the
-	 * same topic when the members' topics differ (empty when they do not).
-	 */
-	private record PartitionClass(@Nullable String leaderZone, SortedSet<String> inSyncZones, String topic) {
-
-		static PartitionClass of(Partition partition, boolean sameTopics) {
-			return new PartitionClass(partition.leaderZone(), new TreeSet<>(partition.inSyncZones()),
-					sameTopics ? "" : partition.partition().topic());
-		}
-
-		int leaderGain(MemberClass reader) {
-			return (reader.zone() != null && reader.zone().equals(this.leaderZone)) ? 1 : 0;
-		}
-
-		int localGain(MemberClass reader) {
-			boolean follower = reader.policy() == Policy.LOCALITY && reader.zone() != null
-					&& this.inSyncZones.contains(reader.zone());
-			return (leaderGain(reader) == 1 || follower) ? 1 : 0;
-		}
-
-	}
-
-	/**
-	 * Partitions of one class with the same owner ({@code null} for none).
-	 */
-	private record Group(PartitionClass key, @Nullable String owner) {
 
 	}
 

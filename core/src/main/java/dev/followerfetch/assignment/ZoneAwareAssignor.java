@@ -21,12 +21,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -36,6 +36,7 @@ import java.util.stream.Collectors;
 import dev.followerfetch.ClientRack;
 import dev.followerfetch.Policy;
 import dev.followerfetch.assignment.ZoneAwareAssignment.Balance;
+import dev.followerfetch.assignment.ZoneAwareAssignment.Budget;
 import dev.followerfetch.assignment.ZoneAwareAssignment.Locality;
 import dev.followerfetch.assignment.ZoneAwareAssignment.Member;
 import dev.followerfetch.assignment.ZoneAwareAssignment.Partition;
@@ -55,16 +56,22 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A consumer group assignor (classic protocol) that gives each partition to a member in
- * its leader's zone where the balance allows, by the {@link ZoneAwareAssignment} rule.
- * Put it first in {@code partition.assignment.strategy}, followed by the strategies the
- * consumer had: a group whose members do not all offer it uses the next common one, and
- * the next one after it decides the balance (per topic after Kafka's range assignor,
- * across the subscription after the others). A member reads its zone from
- * {@code client.rack}, or from {@value #ZONE_CONFIG} when {@code client.rack} is empty
- * (its FRESHNESS consumers read from the leaders); its policy is LOCALITY when its
- * {@code client.rack} is set. Supports the eager and the cooperative protocol: under the
- * cooperative one, a partition that changes owner is revoked in one rebalance and
- * assigned in the next. Needs only kafka-clients.
+ * its leader's zone where the guarantees of the strategy it wraps allow, by the
+ * {@link ZoneAwareAssignment} rule. Put it first in {@code partition.assignment.strategy},
+ * followed by the strategies the consumer had: a group whose members do not all offer it
+ * uses the next common one, and the next one after it is the strategy it wraps. That
+ * strategy assigns first, as it would without this assignor (with its own user data,
+ * owned partitions, static members and rack awareness); the rule then only exchanges
+ * partitions between members in ways that keep its balance (per topic and co-partitioned
+ * after Kafka's range assignor, each member's count of each topic after the others). A
+ * member reads its zone from {@code client.rack}, or from {@value #ZONE_CONFIG} when
+ * {@code client.rack} is empty (its FRESHNESS consumers read from the leaders); its
+ * policy is LOCALITY when its {@code client.rack} is set. Supports the protocols of the
+ * strategy it wraps: under the cooperative one, a partition that changes owner is revoked
+ * in one rebalance and assigned in the next. The rule's work is bounded
+ * ({@value #MAX_EDGES_CONFIG}, {@value #MAX_TIME_CONFIG}); past the bound, or should the
+ * rule fail, the wrapped strategy's own assignment stands for that rebalance, and the
+ * leading consumer logs why once. Needs only kafka-clients.
  *
  * @author follower-fetch authors
  */
@@ -82,6 +89,18 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 	 */
 	public static final String ZONE_CONFIG = "follower.fetch.zone";
 
+	/**
+	 * The consumer setting that bounds the memory of the rule: the most flow edges (about
+	 * 72 bytes each) of one group of partitions assigned together; 2,000,000 by default.
+	 */
+	public static final String MAX_EDGES_CONFIG = "follower.fetch.assignment.max.edges";
+
+	/**
+	 * The consumer setting that bounds the time of the rule in one rebalance, in
+	 * milliseconds; 10,000 by default.
+	 */
+	public static final String MAX_TIME_CONFIG = "follower.fetch.assignment.max.time.ms";
+
 	private static final Logger logger = LoggerFactory.getLogger(ZoneAwareAssignor.class);
 
 	/**
@@ -94,7 +113,11 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 
 	private Policy policy = Policy.FRESHNESS;
 
+	private ConsumerPartitionAssignor inner = new RangeAssignor();
+
 	private Balance balance = Balance.PER_TOPIC;
+
+	private Budget budget = Budget.DEFAULT;
 
 	private String groupId = "";
 
@@ -102,20 +125,24 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 
 	private Duration metadataMaxAge = metadataMaxAge(null);
 
-	private volatile List<TopicPartition> assigned = List.of();
-
 	private volatile int generation = -1;
 
 	private volatile @Nullable Leadership pending;
 
 	private volatile @Nullable Leadership leadership;
 
+	private final Set<String> fallbacksLogged = ConcurrentHashMap.newKeySet();
+
 	@Override
 	public void configure(Map<String, ?> configs) {
 		String rack = text(configs.get(ConsumerConfig.CLIENT_RACK_CONFIG));
 		this.policy = (rack != null) ? Policy.LOCALITY : Policy.FRESHNESS;
 		this.zone = (rack != null) ? rack : text(configs.get(ZONE_CONFIG));
-		this.balance = balanceAfter(strategies(configs.get(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG)));
+		this.inner = wrapped(strategies(configs.get(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG)), configs);
+		this.balance = (this.inner instanceof RangeAssignor) ? Balance.PER_TOPIC : Balance.TOTAL;
+		this.budget = new Budget(number(configs, MAX_EDGES_CONFIG, Budget.DEFAULT.maxGroupEdges()),
+				Budget.DEFAULT.maxVisits(),
+				Duration.ofMillis(number(configs, MAX_TIME_CONFIG, Budget.DEFAULT.time().toMillis())), 0);
 		this.groupId = Objects.toString(configs.get(ConsumerConfig.GROUP_ID_CONFIG), "");
 		this.clientId = Objects.toString(configs.get(ConsumerConfig.CLIENT_ID_CONFIG), "");
 		this.metadataMaxAge = metadataMaxAge(configs.get(ConsumerConfig.METADATA_MAX_AGE_CONFIG));
@@ -130,68 +157,112 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 		return NAME;
 	}
 
+	/**
+	 * The protocols of the wrapped strategy: the rule works under both.
+	 */
 	@Override
 	public List<RebalanceProtocol> supportedProtocols() {
-		return List.of(RebalanceProtocol.EAGER, RebalanceProtocol.COOPERATIVE);
+		return this.inner.supportedProtocols();
+	}
+
+	@Override
+	public short version() {
+		return this.inner.version();
 	}
 
 	@Override
 	public ByteBuffer subscriptionUserData(Set<String> topics) {
-		return new MemberData(this.zone, this.policy, this.generation, this.assigned).encode();
+		return new MemberData(this.zone, this.policy, this.generation, this.inner.subscriptionUserData(topics))
+			.encode();
 	}
 
 	@Override
 	public GroupAssignment assign(Cluster metadata, GroupSubscription groupSubscription) {
-		Map<String, Subscription> subscriptions = new TreeMap<>(groupSubscription.groupSubscription());
-		Map<String, Set<TopicPartition>> owned = stickyClaims(subscriptions);
+		Map<String, Subscription> subscriptions = groupSubscription.groupSubscription();
+		Map<String, Subscription> asSent = new HashMap<>();
 		List<Member> members = new ArrayList<>();
 		Set<String> topics = new TreeSet<>();
-		subscriptions.forEach((memberId, subscription) -> {
-			MemberData data = MemberData.decode(subscription.userData()).orElse(null);
-			String memberZone = (data != null && data.zone() != null) ? data.zone()
-					: ClientRack.zoneOf(subscription.rackId().orElse(null));
-			Policy memberPolicy = (data != null) ? data.policy()
-					: (ClientRack.names(subscription.rackId().orElse(null)) ? Policy.LOCALITY : Policy.FRESHNESS);
-			members.add(new Member(memberId, memberZone, memberPolicy, new HashSet<>(subscription.topics()),
-					owned.getOrDefault(memberId, Set.of())));
-			topics.addAll(subscription.topics());
-		});
-		List<Partition> partitions = partitions(metadata, topics);
-		Map<String, List<TopicPartition>> target;
-		try {
-			target = ZoneAwareAssignment.assign(members, partitions, this.balance);
-		}
-		catch (RuntimeException ex) {
-			logger.error("Zone-aware assignment of group '" + this.groupId + "' failed, so this rebalance spreads "
-					+ "the partitions by balance only; please report it with this stack trace", ex);
-			target = spread(members, partitions);
-		}
 		Map<String, List<TopicPartition>> ownedNow = new HashMap<>();
-		subscriptions.forEach((memberId, subscription) -> ownedNow.put(memberId, subscription.ownedPartitions()));
+		subscriptions.forEach((memberId, subscription) -> {
+			Optional<MemberData> data = MemberData.decode(subscription.userData());
+			asSent.put(memberId, withUserData(subscription, wrappedUserData(subscription.userData())));
+			String memberZone = data.map(MemberData::zone)
+				.orElseGet(() -> ClientRack.zoneOf(subscription.rackId().orElse(null)));
+			Policy memberPolicy = data.map(MemberData::policy)
+				.orElseGet(() -> ClientRack.names(subscription.rackId().orElse(null)) ? Policy.LOCALITY
+						: Policy.FRESHNESS);
+			members.add(new Member(memberId, subscription.groupInstanceId().orElse(null), memberZone, memberPolicy,
+					new HashSet<>(subscription.topics()), new HashSet<>(subscription.ownedPartitions())));
+			topics.addAll(subscription.topics());
+			ownedNow.put(memberId, subscription.ownedPartitions());
+		});
+		GroupAssignment wrapped = this.inner.assign(metadata, new GroupSubscription(asSent));
+		Map<String, List<TopicPartition>> reference = new HashMap<>();
+		wrapped.groupAssignment().forEach((memberId, assignment) -> reference.put(memberId, assignment.partitions()));
+		List<Partition> partitions = List.of();
+		Map<String, List<TopicPartition>> target;
+		String fallback = null;
+		try {
+			partitions = partitions(metadata, topics);
+			target = ZoneAwareAssignment.assign(members, partitions, this.balance, reference,
+					this.budget.startingNow());
+		}
+		catch (RuntimeException | StackOverflowError | OutOfMemoryError ex) {
+			target = reference;
+			fallback = fallBack(ex);
+		}
 		Map<String, List<TopicPartition>> handed = ZoneAwareAssignment.handOver(target, ownedNow);
 		Map<String, Assignment> assignments = new HashMap<>();
-		handed.forEach((memberId, partitionsOf) -> assignments.put(memberId, new Assignment(partitionsOf)));
+		handed.forEach((memberId, given) -> {
+			Assignment ofWrapped = wrapped.groupAssignment().get(memberId);
+			assignments.put(memberId, new Assignment(given, (ofWrapped != null) ? ofWrapped.userData() : null));
+		});
 		List<Member> given = members.stream()
-			.map((member) -> new Member(member.id(), member.zone(), member.policy(), member.topics(),
-					new HashSet<>(handed.get(member.id()))))
+			.map((member) -> new Member(member.id(), member.instance(), member.zone(), member.policy(),
+					member.topics(), new HashSet<>(handed.getOrDefault(member.id(), List.of()))))
 			.toList();
-		this.pending = new Leadership(this.groupId, this.clientId, -1, this.metadataMaxAge, this.balance, given);
+		this.pending = new Leadership(this.groupId, this.clientId, -1, this.metadataMaxAge, this.balance, given,
+				fallback);
 		if (logger.isInfoEnabled()) {
 			Locality locality = ZoneAwareAssignment.locality(target, members, partitions);
+			Locality theirs = ZoneAwareAssignment.locality(reference, members, partitions);
 			int withheld = target.values().stream().mapToInt(List::size).sum()
 					- handed.values().stream().mapToInt(List::size).sum();
-			logger.info("Zone-aware assignment of group '" + this.groupId + "': " + members.size() + " members by zone "
-					+ zonesOf(members) + ", " + locality.partitions() + " partitions: " + locality.leaderZone()
-					+ " to a member in their leader's zone, " + locality.zoneLocal() + " read in-zone, " + withheld
-					+ " withheld until their owner revokes them");
+			logger.info("Zone-aware assignment of group '" + this.groupId + "' over " + this.inner.name() + ": "
+					+ members.size() + " members by zone " + zonesOf(members) + ", " + locality.partitions()
+					+ " partitions: " + locality.leaderZone() + " to a member in their leader's zone ("
+					+ this.inner.name() + " alone: " + theirs.leaderZone() + "), " + locality.zoneLocal()
+					+ " read in-zone, " + withheld + " withheld until their owner revokes them"
+					+ ((fallback != null) ? "; " + this.inner.name() + "'s own assignment: " + fallback : ""));
 		}
 		return new GroupAssignment(assignments);
 	}
 
+	/**
+	 * The wrapped strategy's assignment stands for this rebalance; why, logged at WARN once
+	 * per group and kind of reason.
+	 */
+	private String fallBack(Throwable ex) {
+		String reason = (ex instanceof ZoneAwareAssignment.OverBudgetException) ? "the zone-aware rule would exceed "
+				+ "its budget (" + ex.getMessage() + "; " + MAX_EDGES_CONFIG + ", " + MAX_TIME_CONFIG + ")"
+				: "the zone-aware rule failed (" + ex + ")";
+		if (this.fallbacksLogged.add(ex.getClass().getName())) {
+			String message = "Consumer group '" + this.groupId + "' keeps " + this.inner.name()
+					+ "'s own assignment for this rebalance: " + reason + ". Logged once per group and reason.";
+			if (ex instanceof ZoneAwareAssignment.OverBudgetException) {
+				logger.warn(message);
+			}
+			else {
+				logger.warn(message + " Please report it with this stack trace.", ex);
+			}
+		}
+		return reason;
+	}
+
 	@Override
-	public void onAssignment(Assignment assignment, ConsumerGroupMetadata metadata) {
-		this.assigned = List.copyOf(assignment.partitions());
+	public void onAssignment(@Nullable Assignment assignment, @Nullable ConsumerGroupMetadata metadata) {
 		this.generation = (metadata != null) ? metadata.generationId() : -1;
+		this.inner.onAssignment(assignment, metadata);
 		Leadership led = this.pending;
 		this.pending = null;
 		this.leadership = (led != null) ? led.at(this.generation) : null;
@@ -203,6 +274,14 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 	 */
 	@Nullable Leadership leadership() {
 		return this.leadership;
+	}
+
+	/**
+	 * The strategy this assignor wraps.
+	 * @return the wrapped assignor
+	 */
+	ConsumerPartitionAssignor wrapped() {
+		return this.inner;
 	}
 
 	/**
@@ -223,32 +302,15 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 	}
 
 	/**
-	 * The claims that stickiness honours: a member's owned partitions (cooperative
-	 * protocol), else the assignment its user data reports (eager protocol). When two
-	 * members claim one partition, the newest generation keeps it.
+	 * The user data of the wrapped strategy inside what a member of a zone-aware group
+	 * sent, as that strategy's own decoder reads it (tools that read a group's metadata
+	 * need it); user data that is not the zone-aware assignor's, as it is.
+	 * @param userData a subscription's user data, may be {@code null}
+	 * @return the wrapped strategy's user data, or {@code null} for none
 	 */
-	private static Map<String, Set<TopicPartition>> stickyClaims(Map<String, Subscription> subscriptions) {
-		Map<TopicPartition, String> owner = new HashMap<>();
-		Map<TopicPartition, Integer> ownerGeneration = new HashMap<>();
-		subscriptions.forEach((memberId, subscription) -> {
-			List<TopicPartition> claimed = subscription.ownedPartitions();
-			int generation = subscription.generationId().orElse(-1);
-			if (claimed.isEmpty()) {
-				MemberData data = MemberData.decode(subscription.userData()).orElse(null);
-				claimed = (data != null) ? data.assigned() : List.of();
-				generation = (data != null) ? data.generation() : -1;
-			}
-			for (TopicPartition tp : claimed) {
-				Integer current = ownerGeneration.get(tp);
-				if (current == null || generation > current) {
-					owner.put(tp, memberId);
-					ownerGeneration.put(tp, generation);
-				}
-			}
-		});
-		Map<String, Set<TopicPartition>> claims = new HashMap<>();
-		owner.forEach((tp, memberId) -> claims.computeIfAbsent(memberId, (key) -> new HashSet<>()).add(tp));
-		return claims;
+	public static @Nullable ByteBuffer wrappedUserData(@Nullable ByteBuffer userData) {
+		Optional<MemberData> data = MemberData.decode(userData);
+		return data.isPresent() ? data.get().inner() : userData;
 	}
 
 	/**
@@ -275,28 +337,23 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 	}
 
 	/**
-	 * A rebalance must not fail for a bug in the rule: each topic's partitions in turn to
-	 * the members subscribed to it, which keeps them within one of each other.
+	 * The strategy after this one in the list, configured as the consumer configures its
+	 * assignors; Kafka's range assignor when none follows.
 	 */
-	static Map<String, List<TopicPartition>> spread(List<Member> members, List<Partition> partitions) {
-		Map<String, List<TopicPartition>> assignment = new TreeMap<>();
-		members.forEach((member) -> assignment.put(member.id(), new ArrayList<>()));
-		Map<String, List<TopicPartition>> byTopic = new TreeMap<>();
-		partitions.forEach((partition) -> byTopic
-			.computeIfAbsent(partition.partition().topic(), (topic) -> new ArrayList<>())
-			.add(partition.partition()));
-		byTopic.forEach((topic, ofTopic) -> {
-			List<String> readers = members.stream()
-				.filter((member) -> member.topics().contains(topic))
-				.map(Member::id)
-				.sorted()
-				.toList();
-			ofTopic.sort(Comparator.comparingInt(TopicPartition::partition));
-			for (int i = 0; i < ofTopic.size() && !readers.isEmpty(); i++) {
-				Objects.requireNonNull(assignment.get(readers.get(i % readers.size()))).add(ofTopic.get(i));
-			}
-		});
-		return assignment;
+	private static ConsumerPartitionAssignor wrapped(List<String> strategies, Map<String, ?> configs) {
+		int own = strategies.indexOf(ZoneAwareAssignor.class.getName());
+		List<String> after = strategies.subList(own + 1, strategies.size());
+		String name = after.isEmpty() ? RangeAssignor.class.getName() : after.get(0);
+		@SuppressWarnings("unchecked")
+		Map<String, Object> settings = (Map<String, Object>) configs;
+		return ConsumerPartitionAssignor.getAssignorInstances(List.of(name), settings).get(0);
+	}
+
+	private static Subscription withUserData(Subscription subscription, @Nullable ByteBuffer userData) {
+		Subscription copy = new Subscription(subscription.topics(), userData, subscription.ownedPartitions(),
+				subscription.generationId().orElse(-1), subscription.rackId());
+		copy.setGroupInstanceId(subscription.groupInstanceId());
+		return copy;
 	}
 
 	private static Map<String, Long> zonesOf(List<Member> members) {
@@ -305,11 +362,23 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 					Collectors.counting()));
 	}
 
-	private static Balance balanceAfter(List<String> strategies) {
-		int own = strategies.indexOf(ZoneAwareAssignor.class.getName());
-		List<String> after = strategies.subList(own + 1, strategies.size());
-		return (after.isEmpty() || after.get(0).equals(RangeAssignor.class.getName())) ? Balance.PER_TOPIC
-				: Balance.TOTAL;
+	private static long number(Map<String, ?> configs, String name, long defaultValue) {
+		Object value = configs.get(name);
+		if (value == null) {
+			return defaultValue;
+		}
+		try {
+			long number = Long.parseLong(value.toString().trim());
+			if (number > 0) {
+				return number;
+			}
+		}
+		catch (NumberFormatException ex) {
+			// named below
+		}
+		logger.warn("Ignoring " + name + "=" + value + ": not a positive whole number; the default " + defaultValue
+				+ " applies");
+		return defaultValue;
 	}
 
 	/**
@@ -351,11 +420,13 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 	 * @param generation the generation of that rebalance
 	 * @param metadataMaxAge the leading consumer's {@code metadata.max.age.ms}: the
 	 * leaders it assigns by may be this much older than a move
-	 * @param balance how the rule kept partitions per member even
+	 * @param balance how the wrapped strategy keeps partitions per member even
 	 * @param members the members, each with the partitions it was given as owned
+	 * @param fallback why the wrapped strategy's own assignment stood, or {@code null}
+	 * when the zone-aware rule assigned
 	 */
 	public record Leadership(String groupId, String clientId, int generation, Duration metadataMaxAge, Balance balance,
-			List<Member> members) {
+			List<Member> members, @Nullable String fallback) {
 
 		public Leadership {
 			members = List.copyOf(members);
@@ -363,7 +434,7 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 
 		Leadership at(int generation) {
 			return new Leadership(this.groupId, this.clientId, generation, this.metadataMaxAge, this.balance,
-					this.members);
+					this.members, this.fallback);
 		}
 
 		/**

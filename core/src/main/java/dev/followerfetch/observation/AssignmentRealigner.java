@@ -121,8 +121,15 @@ final class AssignmentRealigner {
 			seen.add(group);
 			List<Member> members = leadership.members();
 			Locality current = ZoneAwareAssignment.locality(leadership.assignment(), members, partitions);
-			Locality allowed = ZoneAwareAssignment.locality(
-					ZoneAwareAssignment.assign(members, partitions, leadership.balance()), members, partitions);
+			Locality allowed;
+			try {
+				allowed = ZoneAwareAssignment.locality(ZoneAwareAssignment.assign(members, partitions,
+						leadership.balance(), leadership.assignment()), members, partitions);
+			}
+			catch (IllegalStateException ex) {
+				// the rule's budget: the group is too large to compare at every refresh
+				continue;
+			}
 			details.put(led.subject().consumer().name(), facts(leadership, current, allowed));
 			if (!below(current, allowed) || !this.settings.enabled()) {
 				this.belowSince.remove(group);
@@ -200,6 +207,9 @@ final class AssignmentRealigner {
 		facts.put("leaderZonePartitions", current.leaderZone());
 		facts.put("leaderZonePartitionsAllowed", allowed.leaderZone());
 		facts.put("realignments", rebalances(leadership.groupId()));
+		if (leadership.fallback() != null) {
+			facts.put("zoneAwareFallback", leadership.fallback());
+		}
 		return facts;
 	}
 

@@ -24,26 +24,33 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import dev.followerfetch.Policy;
 import dev.followerfetch.assignment.ZoneAwareAssignment.Balance;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.Assignment;
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.GroupSubscription;
+import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.RebalanceProtocol;
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.Subscription;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.RangeAssignor;
+import org.apache.kafka.clients.consumer.RoundRobinAssignor;
 import org.apache.kafka.common.Cluster;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The assignor as Kafka's consumer drives it: configured from the consumer's settings,
- * its user data in the subscriptions, the consumer's metadata, the rebalance protocols.
+ * its user data in the subscriptions, the consumer's metadata, the rebalance protocols,
+ * and the strategy it wraps.
  *
  * @author follower-fetch authors
  */
@@ -54,11 +61,13 @@ class ZoneAwareAssignorTests {
 
 	private static final Cluster CLUSTER = cluster(6);
 
+	private static final String ZONE_AWARE = ZoneAwareAssignor.class.getName();
+
 	@Test
 	void aMemberWithAClientRackReadsWithLocalityInThatZone() {
 		ZoneAwareAssignor assignor = configured(Map.of(ConsumerConfig.CLIENT_RACK_CONFIG, "az-b"));
 		assertThat(MemberData.decode(assignor.subscriptionUserData(Set.of("events"))))
-			.hasValue(new MemberData("az-b", Policy.LOCALITY, -1, List.of()));
+			.hasValue(new MemberData("az-b", Policy.LOCALITY, -1, null));
 	}
 
 	@Test
@@ -66,7 +75,34 @@ class ZoneAwareAssignorTests {
 		ZoneAwareAssignor assignor = configured(
 				Map.of(ConsumerConfig.CLIENT_RACK_CONFIG, "", ZoneAwareAssignor.ZONE_CONFIG, "az-c"));
 		assertThat(MemberData.decode(assignor.subscriptionUserData(Set.of("events"))))
-			.hasValue(new MemberData("az-c", Policy.FRESHNESS, -1, List.of()));
+			.hasValue(new MemberData("az-c", Policy.FRESHNESS, -1, null));
+	}
+
+	@Test
+	void theStrategyAfterItIsTheOneItWrapsAndDecidesItsBalanceAndProtocols() {
+		assertThat(configured(Map.of()).wrapped()).isInstanceOf(RangeAssignor.class);
+		ZoneAwareAssignor range = configured(strategies(ZONE_AWARE, RangeAssignor.class.getName(),
+				CooperativeStickyAssignor.class.getName()));
+		assertThat(range.wrapped()).isInstanceOf(RangeAssignor.class);
+		assertThat(range.supportedProtocols()).containsExactly(RebalanceProtocol.EAGER);
+		assertThat(balance(range)).isEqualTo(Balance.PER_TOPIC);
+		ZoneAwareAssignor cooperative = configured(Map.of(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
+				List.of(ZoneAwareAssignor.class, CooperativeStickyAssignor.class)));
+		assertThat(cooperative.wrapped()).isInstanceOf(CooperativeStickyAssignor.class);
+		assertThat(cooperative.supportedProtocols()).contains(RebalanceProtocol.COOPERATIVE);
+		assertThat(balance(cooperative)).isEqualTo(Balance.TOTAL);
+		assertThat(configured(strategies(ZONE_AWARE, RoundRobinAssignor.class.getName())).wrapped())
+			.isInstanceOf(RoundRobinAssignor.class);
+	}
+
+	@Test
+	void theWrappedStrategyGetsItsOwnUserDataBackFromEveryMember() {
+		ZoneAwareAssignor member = configured(strategies(ZONE_AWARE, CooperativeStickyAssignor.class.getName()));
+		member.onAssignment(new Assignment(List.of(tp(0))), metadata(7));
+		ByteBuffer sent = member.subscriptionUserData(Set.of("events"));
+		CooperativeStickyAssignor kafka = new CooperativeStickyAssignor();
+		kafka.onAssignment(new Assignment(List.of(tp(0))), metadata(7));
+		assertThat(ZoneAwareAssignor.wrappedUserData(sent)).isEqualTo(kafka.subscriptionUserData(Set.of("events")));
 	}
 
 	@Test
@@ -77,9 +113,9 @@ class ZoneAwareAssignorTests {
 		subscriptions.put("member-c", subscription(data("az-c", Policy.FRESHNESS), List.of()));
 		Map<String, Assignment> assignments = configured(Map.of()).assign(CLUSTER, new GroupSubscription(subscriptions))
 			.groupAssignment();
-		assertThat(assignments.get("member-a").partitions()).containsExactly(tp(0), tp(3));
-		assertThat(assignments.get("member-b").partitions()).containsExactly(tp(1), tp(4));
-		assertThat(assignments.get("member-c").partitions()).containsExactly(tp(2), tp(5));
+		assertThat(assignments.get("member-a").partitions()).containsExactlyInAnyOrder(tp(0), tp(3));
+		assertThat(assignments.get("member-b").partitions()).containsExactlyInAnyOrder(tp(1), tp(4));
+		assertThat(assignments.get("member-c").partitions()).containsExactlyInAnyOrder(tp(2), tp(5));
 	}
 
 	@Test
@@ -91,55 +127,68 @@ class ZoneAwareAssignorTests {
 		subscriptions.put("member-c", subscription(data("az-c", Policy.LOCALITY), List.of()));
 		Map<String, Assignment> assignments = configured(Map.of()).assign(CLUSTER, new GroupSubscription(subscriptions))
 			.groupAssignment();
-		assertThat(assignments.get("member-a").partitions()).containsExactly(tp(0), tp(3));
-		assertThat(assignments.get("member-b").partitions()).containsExactly(tp(1), tp(4));
+		assertThat(assignments.get("member-a").partitions()).containsExactlyInAnyOrder(tp(0), tp(3));
+		assertThat(assignments.get("member-b").partitions()).containsExactlyInAnyOrder(tp(1), tp(4));
 	}
 
 	@Test
 	void underTheCooperativeProtocolAPartitionThatChangesOwnerIsWithheldUntilTheNextRebalance() {
 		Map<String, Subscription> subscriptions = new HashMap<>();
-		// Kafka's range assignor gave member-a partitions 0-2 and member-b 3-5
+		// the members own what Kafka's range assignor gave them: member-a 0-2, member-b 3-5
 		subscriptions.put("member-a", subscription(data("az-a", Policy.LOCALITY), List.of(tp(0), tp(1), tp(2))));
 		subscriptions.put("member-b", subscription(data("az-b", Policy.LOCALITY), List.of(tp(3), tp(4), tp(5))));
 		subscriptions.put("member-c", subscription(data("az-c", Policy.LOCALITY), List.of()));
-		ZoneAwareAssignor assignor = configured(Map.of());
+		ZoneAwareAssignor assignor = configured(strategies(ZONE_AWARE, CooperativeStickyAssignor.class.getName()));
 		Map<String, Assignment> first = assignor.assign(CLUSTER, new GroupSubscription(subscriptions))
 			.groupAssignment();
-		assertThat(first.get("member-a").partitions()).containsExactly(tp(0));
-		assertThat(first.get("member-b").partitions()).containsExactly(tp(4));
-		assertThat(first.get("member-c").partitions()).isEmpty();
 		assertNothingOwnedIsGivenToAnother(subscriptions, first);
+		assertThat(first.get("member-c").partitions()).isEmpty();
 
 		subscriptions.put("member-a", subscription(data("az-a", Policy.LOCALITY), first.get("member-a").partitions()));
 		subscriptions.put("member-b", subscription(data("az-b", Policy.LOCALITY), first.get("member-b").partitions()));
 		Map<String, Assignment> second = assignor.assign(CLUSTER, new GroupSubscription(subscriptions))
 			.groupAssignment();
-		assertThat(second.get("member-a").partitions()).containsExactly(tp(0), tp(3));
-		assertThat(second.get("member-b").partitions()).containsExactly(tp(1), tp(4));
-		assertThat(second.get("member-c").partitions()).containsExactly(tp(2), tp(5));
 		assertNothingOwnedIsGivenToAnother(subscriptions, second);
+		assertThat(second.get("member-a").partitions()).containsExactlyInAnyOrder(tp(0), tp(3));
+		assertThat(second.get("member-b").partitions()).containsExactlyInAnyOrder(tp(1), tp(4));
+		assertThat(second.get("member-c").partitions()).containsExactlyInAnyOrder(tp(2), tp(5));
 	}
 
 	@Test
-	void underTheEagerProtocolTheLastAssignmentInTheUserDataKeepsPartitionsWhereMovingGainsNothing() {
-		Cluster ledInAzC = cluster(4, 2);
+	void aRuleOverItsBudgetLeavesTheWrappedStrategysAssignmentLogsWhyOnceAndSaysSoInItsLeadership() {
+		ZoneAwareAssignor leader = configured(Map.of(ZoneAwareAssignor.MAX_EDGES_CONFIG, "4",
+				ConsumerConfig.CLIENT_ID_CONFIG, "budget-client", ConsumerConfig.GROUP_ID_CONFIG, "orders"));
 		Map<String, Subscription> subscriptions = new HashMap<>();
-		subscriptions.put("member-a",
-				subscription(new MemberData("az-a", Policy.FRESHNESS, 7, List.of(tp(2), tp(3))), List.of()));
-		subscriptions.put("member-b",
-				subscription(new MemberData("az-b", Policy.FRESHNESS, 7, List.of(tp(0), tp(1))), List.of()));
-		Map<String, Assignment> assignments = configured(Map.of()).assign(ledInAzC, new GroupSubscription(subscriptions))
-			.groupAssignment();
-		assertThat(assignments.get("member-a").partitions()).containsExactly(tp(2), tp(3));
-		assertThat(assignments.get("member-b").partitions()).containsExactly(tp(0), tp(1));
+		subscriptions.put("member-a", subscription(data("az-a", Policy.FRESHNESS), List.of()));
+		subscriptions.put("member-b", subscription(data("az-b", Policy.LOCALITY), List.of()));
+		subscriptions.put("member-c", subscription(data("az-c", Policy.FRESHNESS), List.of()));
+		ListAppender<ILoggingEvent> log = capture();
+		try {
+			Map<String, Assignment> first = leader.assign(CLUSTER, new GroupSubscription(subscriptions))
+				.groupAssignment();
+			leader.assign(CLUSTER, new GroupSubscription(subscriptions));
+			// range's own layout: member-a 0-1, member-b 2-3, member-c 4-5
+			assertThat(first.get("member-a").partitions()).containsExactly(tp(0), tp(1));
+			assertThat(first.get("member-c").partitions()).containsExactly(tp(4), tp(5));
+			assertThat(log.list).filteredOn((event) -> event.getLevel().toString().equals("WARN"))
+				.singleElement()
+				.satisfies((event) -> assertThat(event.getFormattedMessage()).contains(
+						"Consumer group 'orders' keeps range's own assignment for this rebalance",
+						"more than 4", ZoneAwareAssignor.MAX_EDGES_CONFIG));
+			leader.onAssignment(first.get("member-a"), metadata(4));
+			assertThat(leader.leadership().fallback()).contains("budget");
+		}
+		finally {
+			release(log);
+		}
 	}
 
 	@Test
-	void theStrategyAfterTheAssignorDecidesTheBalance() {
-		String own = ZoneAwareAssignor.class.getName();
-		assertThat(balance(own + "," + RangeAssignor.class.getName())).isEqualTo(Balance.PER_TOPIC);
-		assertThat(balance(own)).isEqualTo(Balance.PER_TOPIC);
-		assertThat(balance(List.of(ZoneAwareAssignor.class, CooperativeStickyAssignor.class))).isEqualTo(Balance.TOTAL);
+	void aMemberGivenNoAssignmentKeepsItsWrappedStrategyWhole() {
+		ZoneAwareAssignor member = configured(strategies(ZONE_AWARE, CooperativeStickyAssignor.class.getName()));
+		member.onAssignment(null, metadata(5));
+		assertThat(MemberData.decode(member.subscriptionUserData(Set.of("events"))).orElseThrow().generation())
+			.isEqualTo(5);
 	}
 
 	@Test
@@ -158,6 +207,7 @@ class ZoneAwareAssignorTests {
 		ZoneAwareAssignor.Leadership leadership = leader.leadership();
 		assertThat(leadership.groupId()).isEqualTo("orders");
 		assertThat(leadership.generation()).isEqualTo(12);
+		assertThat(leadership.fallback()).isNull();
 		assertThat(leadership.metadataMaxAge()).as("Kafka's default metadata.max.age.ms")
 			.isEqualTo(Duration.ofMinutes(5));
 		assertThat(leadership.assignment().get("member-b")).containsExactlyInAnyOrderElementsOf(
@@ -178,18 +228,7 @@ class ZoneAwareAssignorTests {
 		assertThat(leader.leadership().metadataMaxAge()).isEqualTo(Duration.ofSeconds(30));
 	}
 
-	@Test
-	void theSafetyNetForAFailingRuleGivesEveryPartitionOnceWithinOneOfEachOther() {
-		List<ZoneAwareAssignment.Member> members = List.of(
-				new ZoneAwareAssignment.Member("b", null, Policy.LOCALITY, Set.of("events"), Set.of()),
-				new ZoneAwareAssignment.Member("a", null, Policy.LOCALITY, Set.of("events"), Set.of()));
-		List<ZoneAwareAssignment.Partition> partitions = ZoneAwareAssignor.partitions(cluster(5), List.of("events"));
-		assertThat(ZoneAwareAssignor.spread(members, partitions)).containsEntry("a", List.of(tp(0), tp(2), tp(4)))
-			.containsEntry("b", List.of(tp(1), tp(3)));
-	}
-
-	private static Balance balance(Object strategies) {
-		ZoneAwareAssignor assignor = configured(Map.of(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, strategies));
+	private static Balance balance(ZoneAwareAssignor assignor) {
 		Map<String, Subscription> subscriptions = new HashMap<>();
 		Cluster twoTopics = new Cluster("id", BROKERS,
 				List.of(new PartitionInfo("t1", 0, BROKERS.get(0), BROKERS.toArray(Node[]::new), BROKERS.toArray(Node[]::new)),
@@ -213,6 +252,26 @@ class ZoneAwareAssignorTests {
 			})));
 	}
 
+	private static ListAppender<ILoggingEvent> capture() {
+		ListAppender<ILoggingEvent> appender = new ListAppender<>();
+		appender.start();
+		((Logger) LoggerFactory.getLogger(ZoneAwareAssignor.class)).addAppender(appender);
+		return appender;
+	}
+
+	private static void release(ListAppender<ILoggingEvent> appender) {
+		((Logger) LoggerFactory.getLogger(ZoneAwareAssignor.class)).detachAppender(appender);
+	}
+
+	@SuppressWarnings("removal") // the consumer builds the metadata; Kafka 4.4 deprecates its constructors for others
+	private static ConsumerGroupMetadata metadata(int generation) {
+		return new ConsumerGroupMetadata("orders", generation, "member-a", Optional.empty());
+	}
+
+	private static Map<String, Object> strategies(String... names) {
+		return Map.of(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, String.join(",", names));
+	}
+
 	private static ZoneAwareAssignor configured(Map<String, Object> settings) {
 		ZoneAwareAssignor assignor = new ZoneAwareAssignor();
 		assignor.configure(settings);
@@ -220,7 +279,7 @@ class ZoneAwareAssignorTests {
 	}
 
 	private static MemberData data(String zone, Policy policy) {
-		return new MemberData(zone, policy, -1, List.of());
+		return new MemberData(zone, policy, -1, null);
 	}
 
 	private static Subscription subscription(MemberData data, List<TopicPartition> owned) {
@@ -232,14 +291,10 @@ class ZoneAwareAssignorTests {
 	 * Partition p led by broker p % 3, every broker in sync.
 	 */
 	private static Cluster cluster(int partitions) {
-		return cluster(partitions, -1);
-	}
-
-	private static Cluster cluster(int partitions, int leader) {
 		List<PartitionInfo> infos = new ArrayList<>();
 		Node[] all = BROKERS.toArray(Node[]::new);
 		for (int p = 0; p < partitions; p++) {
-			infos.add(new PartitionInfo("events", p, BROKERS.get((leader >= 0) ? leader : p % 3), all, all));
+			infos.add(new PartitionInfo("events", p, BROKERS.get(p % 3), all, all));
 		}
 		return new Cluster("id", BROKERS, infos, Set.of(), Set.of());
 	}

@@ -210,7 +210,8 @@ class AssignmentRealignerTests {
 			Set<TopicPartition> ofB) {
 		return new Leadership("orders", "client-a", generation, metadataMaxAge, Balance.PER_TOPIC,
 				List.of(new Member("member-a", "az-a", Policy.FRESHNESS, Set.of("t"), ofA),
-						new Member("member-b", "az-b", Policy.FRESHNESS, Set.of("t"), ofB)));
+						new Member("member-b", "az-b", Policy.FRESHNESS, Set.of("t"), ofB)),
+				null);
 	}
 
 	/**

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import dev.followerfetch.assignment.ZoneAwareAssignor;
 import dev.followerfetch.assignment.kafka.StarterGroup.Claim;
 import dev.followerfetch.assignment.kafka.StarterGroup.Rebalance;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
@@ -38,12 +39,17 @@ import org.jspecify.annotations.Nullable;
  *
  * @author follower-fetch authors
  */
-final class CooperativeStickyAdapter extends CooperativeStickyAssignor {
+final class CooperativeStickyAdapter extends CooperativeStickyAssignor implements LeadsGroup {
 
 	private final StarterGroup group = new StarterGroup(CooperativeStickyAssignor.class,
 			CooperativeStickyAssignor::new);
 
 	private boolean sticky = true;
+
+	@Override
+	public StarterGroup group() {
+		return this.group;
+	}
 
 	@Override
 	public String name() {
@@ -91,6 +97,18 @@ final class CooperativeStickyAdapter extends CooperativeStickyAssignor {
 	@Override
 	public boolean isSticky() {
 		return this.sticky;
+	}
+
+	/**
+	 * Kafka's decoder, on the wrapped strategy's user data inside the zone-aware
+	 * assignor's, as the zone-aware assignor hands it to the strategy it wraps.
+	 */
+	@Override
+	protected MemberData memberData(Subscription subscription) {
+		Subscription unwrapped = new Subscription(subscription.topics(),
+				ZoneAwareAssignor.wrappedUserData(subscription.userData()), subscription.ownedPartitions(),
+				subscription.generationId().orElse(StarterGroup.DEFAULT_GENERATION), subscription.rackId());
+		return super.memberData(unwrapped);
 	}
 
 	private Claim claim(Subscription subscription) {

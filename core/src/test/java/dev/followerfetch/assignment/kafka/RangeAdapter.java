@@ -34,9 +34,14 @@ import org.jspecify.annotations.Nullable;
  *
  * @author follower-fetch authors
  */
-final class RangeAdapter extends RangeAssignor {
+final class RangeAdapter extends RangeAssignor implements LeadsGroup {
 
 	private final StarterGroup group = new StarterGroup(RangeAssignor.class, RangeAssignor::new);
+
+	@Override
+	public StarterGroup group() {
+		return this.group;
+	}
 
 	@Override
 	public String name() {

@@ -34,9 +34,14 @@ import org.jspecify.annotations.Nullable;
  *
  * @author follower-fetch authors
  */
-final class RoundRobinAdapter extends RoundRobinAssignor {
+final class RoundRobinAdapter extends RoundRobinAssignor implements LeadsGroup {
 
 	private final StarterGroup group = new StarterGroup(RoundRobinAssignor.class, RoundRobinAssignor::new);
+
+	@Override
+	public StarterGroup group() {
+		return this.group;
+	}
 
 	@Override
 	public String name() {

@@ -114,6 +114,11 @@ final class StarterGroup {
 	 */
 	private final Map<ByteBuffer, @Nullable ByteBuffer> handedOut = new IdentityHashMap<>();
 
+	/**
+	 * Every rebalance this group led, for {@link KafkaObjectives}.
+	 */
+	private final List<KafkaObjectives.Rebalance> led = new ArrayList<>();
+
 	StarterGroup(Class<? extends ConsumerPartitionAssignor> inner, Supplier<? extends ConsumerPartitionAssignor> kafka) {
 		this.inner = inner;
 		this.kafka = kafka;
@@ -169,7 +174,12 @@ final class StarterGroup {
 					: handedOut(subscription) ? asKafkaWroteIt(subscription) : subscription);
 		});
 		Map<String, List<TopicPartition>> assignment = assign(this.leader, adapter, cluster, members);
+		Map<String, Subscription> asTheyWereBuilt = new HashMap<>();
+		subscriptions.forEach((memberId, subscription) -> asTheyWereBuilt.put(memberId,
+				handedOut(subscription) ? asKafkaWroteIt(subscription) : subscription));
 		if (!movements) {
+			this.led.add(new KafkaObjectives.Rebalance(partitionsPerTopic, asTheyWereBuilt, members, claimed,
+					assignment, assignment, rackAwareLogic(adapter)));
 			return new Rebalance(assignment, null, true);
 		}
 		Map<String, List<TopicPartition>> intended = new HashMap<>();
@@ -188,6 +198,8 @@ final class StarterGroup {
 			.map((subscription) -> Set.copyOf(subscription.topics()))
 			.distinct()
 			.count() <= 1;
+		this.led.add(new KafkaObjectives.Rebalance(partitionsPerTopic, asTheyWereBuilt, members, claimed, assignment,
+				intended, rackAwareLogic(adapter)));
 		return new Rebalance(assignment, sameTopics ? transferring(intended, claimed) : null,
 				sticky(intended, claimed));
 	}
@@ -208,6 +220,30 @@ final class StarterGroup {
 			next.put(memberId, asMemberSendsIt(memberId, revoked, new Claim(owned, generation)));
 		});
 		return assign(member("next-leader", Optional.empty()), adapter, cluster, next);
+	}
+
+	/**
+	 * The rebalances this group led so far.
+	 * @return them, oldest first
+	 */
+	List<KafkaObjectives.Rebalance> led() {
+		return List.copyOf(this.led);
+	}
+
+	/**
+	 * A new instance of the Kafka assignor the group wraps, as a test would hold it.
+	 * @return the Kafka assignor
+	 */
+	ConsumerPartitionAssignor kafka() {
+		return this.kafka.get();
+	}
+
+	/**
+	 * Whether the members rebalance with the eager protocol.
+	 * @return {@code true} for eager
+	 */
+	boolean eager() {
+		return this.eager;
 	}
 
 	/**
@@ -436,14 +472,23 @@ final class StarterGroup {
 	 */
 	private static void followRackAwareLogic(ConsumerPartitionAssignor leader, AbstractPartitionAssignor adapter) {
 		if (leader instanceof AbstractPartitionAssignor kafkaLeader) {
-			try {
-				Field field = AbstractPartitionAssignor.class.getDeclaredField("preferRackAwareLogic");
-				field.setAccessible(true);
-				AbstractPartitionAssignorTest.preferRackAwareLogic(kafkaLeader, field.getBoolean(adapter));
-			}
-			catch (ReflectiveOperationException ex) {
-				throw new IllegalStateException(ex);
-			}
+			AbstractPartitionAssignorTest.preferRackAwareLogic(kafkaLeader, rackAwareLogic(adapter));
+		}
+	}
+
+	/**
+	 * Whether a test switched Kafka's rack-aware logic on for the assignor it holds.
+	 * @param adapter the assignor the test holds
+	 * @return the switch
+	 */
+	static boolean rackAwareLogic(AbstractPartitionAssignor adapter) {
+		try {
+			Field field = AbstractPartitionAssignor.class.getDeclaredField("preferRackAwareLogic");
+			field.setAccessible(true);
+			return field.getBoolean(adapter);
+		}
+		catch (ReflectiveOperationException ex) {
+			throw new IllegalStateException(ex);
 		}
 	}
 

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import dev.followerfetch.assignment.ZoneAwareAssignor;
 import dev.followerfetch.assignment.kafka.StarterGroup.Claim;
 import dev.followerfetch.assignment.kafka.StarterGroup.Rebalance;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
@@ -37,11 +38,16 @@ import org.jspecify.annotations.Nullable;
  *
  * @author follower-fetch authors
  */
-final class StickyAdapter extends StickyAssignor {
+final class StickyAdapter extends StickyAssignor implements LeadsGroup {
 
 	private final StarterGroup group = new StarterGroup(StickyAssignor.class, StickyAssignor::new);
 
 	private boolean sticky = true;
+
+	@Override
+	public StarterGroup group() {
+		return this.group;
+	}
 
 	@Override
 	public String name() {
@@ -89,6 +95,18 @@ final class StickyAdapter extends StickyAssignor {
 	@Override
 	public boolean isSticky() {
 		return this.sticky;
+	}
+
+	/**
+	 * Kafka's decoder, on the wrapped strategy's user data inside the zone-aware
+	 * assignor's, as the zone-aware assignor hands it to the strategy it wraps.
+	 */
+	@Override
+	protected MemberData memberData(Subscription subscription) {
+		Subscription unwrapped = new Subscription(subscription.topics(),
+				ZoneAwareAssignor.wrappedUserData(subscription.userData()), subscription.ownedPartitions(),
+				subscription.generationId().orElse(StarterGroup.DEFAULT_GENERATION), subscription.rackId());
+		return super.memberData(unwrapped);
 	}
 
 	private Claim claim(Subscription subscription) {

@@ -106,7 +106,9 @@ class ZoneAwareAssignorInstancesTests extends ConsumerPartitionAssignorTest {
 	 */
 	private static RebalanceProtocol newestCommonProtocol(List<String> strategies) {
 		Set<RebalanceProtocol> common = EnumSet.allOf(RebalanceProtocol.class);
-		ConsumerPartitionAssignor.getAssignorInstances(strategies, Map.of())
+		// configured as Kafka's consumer configures them: with its settings, the list included
+		ConsumerPartitionAssignor.getAssignorInstances(strategies,
+				Map.of(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, String.join(",", strategies)))
 			.forEach((assignor) -> common.retainAll(assignor.supportedProtocols()));
 		return common.stream().max(Enum::compareTo).orElseThrow();
 	}
