@@ -124,14 +124,14 @@ class ClientRackAutoConfigurationTests {
 	}
 
 	@Test
-	void bootsOwnConsumerFactoryGetsTheZoneAwareAssignorBeforeKafkasDefaultStrategiesAndItsZone() {
+	void bootsOwnConsumerFactoryGetsTheZoneAwareAssignorOverRangeThenCooperativeStickyToRebalanceCooperatively() {
 		this.contextRunner.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class))
 			.withPropertyValues("follower-fetch.rack=az-b", "follower-fetch.policy.default=freshness")
 			.run((context) -> {
 				Map<String, Object> configs = ((ConsumerFactory<?, ?>) context.getBean(ConsumerFactory.class)).getConfigurationProperties();
 				assertThat(configs).containsEntry(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
-						ZoneAwareAssignor.class.getName() + "," + RangeAssignor.class.getName() + ","
-								+ CooperativeStickyAssignor.class.getName())
+						ZoneAwareAssignor.class.getName() + "," + CooperativeStickyAssignor.class.getName())
+					.containsEntry(ZoneAwareAssignor.WRAPPED_CONFIG, RangeAssignor.class.getName())
 					.containsEntry(ZoneAwareAssignor.ZONE_CONFIG, "az-b");
 			});
 	}

@@ -32,9 +32,17 @@ import org.jspecify.annotations.Nullable;
 /**
  * Decides what a consumer configuration needs for zone-aware assignment: the zone-aware
  * assignor first in {@code partition.assignment.strategy}, followed by the strategies the
- * consumer had (Kafka's default list when it had none), and the member's zone. A list
- * that names an assignor other than Kafka's own is kept as it is; so is a consumer of the
- * consumer group protocol (KIP-848), whose brokers assign partitions.
+ * consumer had, and the member's zone. A consumer that had no list (Kafka's default,
+ * range then cooperative-sticky, which rebalances eagerly because range cannot cooperate)
+ * gets the zone-aware assignor wrapping range, followed by cooperative-sticky alone: the
+ * group rebalances cooperatively, so a rejoin that changes nothing revokes nothing (a
+ * broker restart makes every consumer with {@code client.rack} rejoin before
+ * kafka-clients 4.4, KAFKA-20778), and keeps range's balance and co-partitioning; in a
+ * group with members that do not offer the zone-aware assignor, cooperative-sticky is the
+ * common strategy, as in the second step of Kafka's move from eager to cooperative. A list
+ * of the consumer's own stays as it is after the zone-aware assignor, and so does its
+ * protocol. A list that names an assignor other than Kafka's own is kept as it is; so is
+ * a consumer of the consumer group protocol (KIP-848), whose brokers assign partitions.
  *
  * @author follower-fetch authors
  */
@@ -80,7 +88,13 @@ public final class AssignmentStrategy {
 		}
 		List<String> strategies = new ArrayList<>();
 		strategies.add(ZoneAwareAssignor.class.getName());
-		strategies.addAll(own.isEmpty() ? kafkaDefault() : own);
+		if (own.isEmpty()) {
+			strategies.add(CooperativeStickyAssignor.class.getName());
+			settings.put(ZoneAwareAssignor.WRAPPED_CONFIG, kafkaDefault().get(0));
+		}
+		else {
+			strategies.addAll(own);
+		}
 		settings.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, String.join(",", strategies));
 		return new Decision(Outcome.ADDED, strategies, settings);
 	}

@@ -90,6 +90,12 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 	public static final String ZONE_CONFIG = "follower.fetch.zone";
 
 	/**
+	 * The consumer setting that names the strategy the zone-aware assignor wraps, by class
+	 * name, when it is not the one after it in {@code partition.assignment.strategy}.
+	 */
+	public static final String WRAPPED_CONFIG = "follower.fetch.assignment.wrapped";
+
+	/**
 	 * The consumer setting that bounds the memory of the rule: the most flow edges (about
 	 * 72 bytes each) of one group of partitions assigned together; 2,000,000 by default.
 	 */
@@ -138,7 +144,8 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 		String rack = text(configs.get(ConsumerConfig.CLIENT_RACK_CONFIG));
 		this.policy = (rack != null) ? Policy.LOCALITY : Policy.FRESHNESS;
 		this.zone = (rack != null) ? rack : text(configs.get(ZONE_CONFIG));
-		this.inner = wrapped(strategies(configs.get(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG)), configs);
+		this.inner = wrapped(text(configs.get(WRAPPED_CONFIG)),
+				strategies(configs.get(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG)), configs);
 		this.balance = (this.inner instanceof RangeAssignor) ? Balance.PER_TOPIC : Balance.TOTAL;
 		this.budget = new Budget(number(configs, MAX_EDGES_CONFIG, Budget.DEFAULT.maxGroupEdges()),
 				Budget.DEFAULT.maxVisits(),
@@ -158,11 +165,12 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 	}
 
 	/**
-	 * The protocols of the wrapped strategy: the rule works under both.
+	 * Both: under the cooperative protocol a partition that changes owner is withheld
+	 * until its owner revoked it, whatever the wrapped strategy (range, say) would do.
 	 */
 	@Override
 	public List<RebalanceProtocol> supportedProtocols() {
-		return this.inner.supportedProtocols();
+		return List.of(RebalanceProtocol.EAGER, RebalanceProtocol.COOPERATIVE);
 	}
 
 	@Override
@@ -337,13 +345,15 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 	}
 
 	/**
-	 * The strategy after this one in the list, configured as the consumer configures its
-	 * assignors; Kafka's range assignor when none follows.
+	 * The strategy {@value #WRAPPED_CONFIG} names, else the one after this one in the list,
+	 * configured as the consumer configures its assignors; Kafka's range assignor when none
+	 * follows.
 	 */
-	private static ConsumerPartitionAssignor wrapped(List<String> strategies, Map<String, ?> configs) {
+	private static ConsumerPartitionAssignor wrapped(@Nullable String named, List<String> strategies,
+			Map<String, ?> configs) {
 		int own = strategies.indexOf(ZoneAwareAssignor.class.getName());
 		List<String> after = strategies.subList(own + 1, strategies.size());
-		String name = after.isEmpty() ? RangeAssignor.class.getName() : after.get(0);
+		String name = (named != null) ? named.trim() : after.isEmpty() ? RangeAssignor.class.getName() : after.get(0);
 		@SuppressWarnings("unchecked")
 		Map<String, Object> settings = (Map<String, Object>) configs;
 		return ConsumerPartitionAssignor.getAssignorInstances(List.of(name), settings).get(0);

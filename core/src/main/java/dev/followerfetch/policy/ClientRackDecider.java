@@ -75,7 +75,11 @@ public final class ClientRackDecider {
 
 	private final ClientIdZone clientIdZone;
 
+	private static final BrokerBounceRejoins KAFKA_20778 = BrokerBounceRejoins.ofClasspath();
+
 	private final AtomicBoolean clientIdZoneReported = new AtomicBoolean();
+
+	private final AtomicBoolean brokerBounceReported = new AtomicBoolean();
 
 	private final Map<String, AtomicInteger> clientIdBases = new ConcurrentHashMap<>();
 
@@ -184,7 +188,19 @@ public final class ClientRackDecider {
 	 * no rack was detected
 	 */
 	public Optional<String> clientRack(Policy policy) {
-		return (policy == Policy.FRESHNESS) ? Optional.of("") : detectedRack().rack();
+		if (policy == Policy.FRESHNESS) {
+			return Optional.of("");
+		}
+		Optional<String> rack = detectedRack().rack();
+		if (rack.isPresent() && !KAFKA_20778.fixed() && this.brokerBounceReported.compareAndSet(false, true)) {
+			logger.info("kafka-clients " + KAFKA_20778.kafkaVersion() + ": a consumer with client.rack rejoins its "
+					+ "group twice for every broker restart (KAFKA-20778, fixed in kafka-clients "
+					+ BrokerBounceRejoins.FIXED_IN + "). Consumers with Kafka's default assignment strategies get the "
+					+ "zone-aware assignor over range, then cooperative-sticky, and rebalance cooperatively, so such "
+					+ "a rejoin revokes no partition; a consumer whose own partition.assignment.strategy names range "
+					+ "rebalances eagerly and stops to revoke all its partitions each time (docs/rollout.md)");
+		}
+		return rack;
 	}
 
 	/**

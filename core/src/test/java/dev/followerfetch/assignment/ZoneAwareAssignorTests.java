@@ -79,20 +79,29 @@ class ZoneAwareAssignorTests {
 	}
 
 	@Test
-	void theStrategyAfterItIsTheOneItWrapsAndDecidesItsBalanceAndProtocols() {
+	void theStrategyAfterItIsTheOneItWrapsAndDecidesItsBalance() {
 		assertThat(configured(Map.of()).wrapped()).isInstanceOf(RangeAssignor.class);
 		ZoneAwareAssignor range = configured(strategies(ZONE_AWARE, RangeAssignor.class.getName(),
 				CooperativeStickyAssignor.class.getName()));
 		assertThat(range.wrapped()).isInstanceOf(RangeAssignor.class);
-		assertThat(range.supportedProtocols()).containsExactly(RebalanceProtocol.EAGER);
 		assertThat(balance(range)).isEqualTo(Balance.PER_TOPIC);
 		ZoneAwareAssignor cooperative = configured(Map.of(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
 				List.of(ZoneAwareAssignor.class, CooperativeStickyAssignor.class)));
 		assertThat(cooperative.wrapped()).isInstanceOf(CooperativeStickyAssignor.class);
-		assertThat(cooperative.supportedProtocols()).contains(RebalanceProtocol.COOPERATIVE);
 		assertThat(balance(cooperative)).isEqualTo(Balance.TOTAL);
 		assertThat(configured(strategies(ZONE_AWARE, RoundRobinAssignor.class.getName())).wrapped())
 			.isInstanceOf(RoundRobinAssignor.class);
+	}
+
+	@Test
+	void theStrategyItWrapsCanBeNamedApartFromTheListAndEveryStrategyCooperatesBehindIt() {
+		Map<String, Object> settings = new HashMap<>(strategies(ZONE_AWARE, CooperativeStickyAssignor.class.getName()));
+		settings.put(ZoneAwareAssignor.WRAPPED_CONFIG, RangeAssignor.class.getName());
+		ZoneAwareAssignor range = configured(settings);
+		assertThat(range.wrapped()).isInstanceOf(RangeAssignor.class);
+		assertThat(balance(range)).isEqualTo(Balance.PER_TOPIC);
+		// a partition that changes owner is withheld until its owner revoked it, whatever the wrapped strategy does
+		assertThat(range.supportedProtocols()).containsExactly(RebalanceProtocol.EAGER, RebalanceProtocol.COOPERATIVE);
 	}
 
 	@Test

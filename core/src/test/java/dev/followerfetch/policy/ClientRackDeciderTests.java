@@ -49,8 +49,10 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 class ClientRackDeciderTests {
 
 	private static final Map.Entry<String, String> ZONE_AWARE_FIRST = Map.entry("partition.assignment.strategy",
-			ZoneAwareAssignor.class.getName() + "," + RangeAssignor.class.getName() + ","
-					+ CooperativeStickyAssignor.class.getName());
+			ZoneAwareAssignor.class.getName() + "," + CooperativeStickyAssignor.class.getName());
+
+	private static final Map.Entry<String, String> RANGE_WRAPPED = Map.entry(ZoneAwareAssignor.WRAPPED_CONFIG,
+			RangeAssignor.class.getName());
 
 	private static final ProducerRackSupport SUPPORTED = new ProducerRackSupport(true, true, "4.4.0");
 
@@ -179,10 +181,11 @@ class ClientRackDeciderTests {
 		Map<String, Object> plain = new HashMap<>();
 		assertThat(decider.configure(ConsumerKind.BINDING, "process-in-0", plain).policy()).isEqualTo(Policy.LOCALITY);
 		assertThat(plain).containsOnly(Map.entry("client.rack", "az-b"), Map.entry("metadata.max.age.ms", "30000"),
-				Map.entry("request.timeout.ms", "15000"), ZONE_AWARE_FIRST, Map.entry("follower.fetch.zone", "az-b"));
+				Map.entry("request.timeout.ms", "15000"), ZONE_AWARE_FIRST, RANGE_WRAPPED,
+				Map.entry("follower.fetch.zone", "az-b"));
 		Map<String, Object> fresh = new HashMap<>();
 		assertThat(decider.configure(ConsumerKind.BINDING, "audit-in-0", fresh).origin()).isEqualTo(Origin.PROPERTY);
-		assertThat(fresh).containsOnly(Map.entry("client.rack", ""), ZONE_AWARE_FIRST,
+		assertThat(fresh).containsOnly(Map.entry("client.rack", ""), ZONE_AWARE_FIRST, RANGE_WRAPPED,
 				Map.entry("follower.fetch.zone", "az-b"));
 		Map<String, Object> own = new HashMap<>(Map.of("client.rack", "az-c", "metadata.max.age.ms", "5000",
 				"request.timeout.ms", "9000", "partition.assignment.strategy", "com.example.PinnedAssignor"));
@@ -206,7 +209,7 @@ class ClientRackDeciderTests {
 	void withoutADetectedRackConfigureLeavesALocalityConsumerOnItsZonelessAssignmentOnly() {
 		Map<String, Object> config = new HashMap<>();
 		decider(null).configure(ConsumerKind.OTHER, "hand-built", config);
-		assertThat(config).containsOnly(ZONE_AWARE_FIRST);
+		assertThat(config).containsOnly(ZONE_AWARE_FIRST, RANGE_WRAPPED);
 	}
 
 	@Test

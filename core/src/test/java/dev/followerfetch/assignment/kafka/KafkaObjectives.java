@@ -156,23 +156,28 @@ final class KafkaObjectives {
 	}
 
 	private static void valid(Rebalance rebalance, boolean cooperative, String where) {
+		Map<TopicPartition, Set<String>> claimants = new HashMap<>();
+		rebalance.claimed()
+			.forEach((memberId, claim) -> claim.partitions()
+				.forEach((tp) -> claimants.computeIfAbsent(tp, (key) -> new TreeSet<>()).add(memberId)));
 		Map<TopicPartition, String> given = new HashMap<>();
-		rebalance.handed().forEach((memberId, partitions) -> partitions.forEach((tp) -> {
-			String before = given.put(tp, memberId);
-			if (before != null) {
-				throw new AssertionError(where + ": " + tp + " given to " + before + " and " + memberId);
-			}
-			if (!rebalance.subscriptions().get(memberId).topics().contains(tp.topic())) {
-				throw new AssertionError(where + ": " + tp + " given to " + memberId + ", which does not subscribe");
-			}
-			rebalance.claimed().forEach((other, claim) -> {
-				if (cooperative && !other.equals(memberId) && claim.partitions().contains(tp)
-						&& !rebalance.claimed().get(memberId).partitions().contains(tp)) {
-					throw new AssertionError(where + ": " + tp + " given to " + memberId + " while " + other
-							+ " still owns it");
+		rebalance.handed().forEach((memberId, partitions) -> {
+			Set<String> topics = Set.copyOf(rebalance.subscriptions().get(memberId).topics());
+			partitions.forEach((tp) -> {
+				String before = given.put(tp, memberId);
+				if (before != null) {
+					throw new AssertionError(where + ": " + tp + " given to " + before + " and " + memberId);
+				}
+				if (!topics.contains(tp.topic())) {
+					throw new AssertionError(where + ": " + tp + " given to " + memberId + ", which does not subscribe");
+				}
+				Set<String> owners = claimants.getOrDefault(tp, Set.of());
+				if (cooperative && !owners.isEmpty() && !owners.contains(memberId)) {
+					throw new AssertionError(where + ": " + tp + " given to " + memberId + " while " + owners
+							+ " still own it");
 				}
 			});
-		}));
+		});
 	}
 
 	private static void complete(Rebalance rebalance, String where) {

@@ -33,6 +33,7 @@ import org.apache.kafka.clients.consumer.RangeAssignor;
 import org.apache.kafka.clients.consumer.RoundRobinAssignor;
 import org.apache.kafka.clients.consumer.StickyAssignor;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -83,10 +84,24 @@ class ZoneAwareAssignorInstancesTests extends ConsumerPartitionAssignorTest {
 
 	@ParameterizedTest
 	@MethodSource("ownLists")
-	void theZoneAwareAssignorLeavesTheConsumersRebalanceProtocolAsItWas(List<String> own) {
+	void theZoneAwareAssignorLeavesTheRebalanceProtocolOfAConsumersOwnListAsItWas(List<String> own) {
+		if (own.isEmpty()) {
+			return;
+		}
 		List<String> strategies = decision(own).strategies();
 		assertThat(newestCommonProtocol(strategies))
 			.isEqualTo(newestCommonProtocol(strategies.subList(1, strategies.size())));
+	}
+
+	@Test
+	void aConsumerWithKafkasDefaultListRebalancesCooperativelyWithRangesBalanceWrapped() {
+		AssignmentStrategy.Decision decision = decision(List.of());
+		assertThat(newestCommonProtocol(List.of(RangeAssignor.class.getName(),
+				CooperativeStickyAssignor.class.getName()))).as("Kafka's default list").isEqualTo(RebalanceProtocol.EAGER);
+		assertThat(decision.strategies()).containsExactly(ZoneAwareAssignor.class.getName(),
+				CooperativeStickyAssignor.class.getName());
+		assertThat(newestCommonProtocol(decision.strategies())).isEqualTo(RebalanceProtocol.COOPERATIVE);
+		assertThat(decision.settings()).containsEntry(ZoneAwareAssignor.WRAPPED_CONFIG, RangeAssignor.class.getName());
 	}
 
 	private static Map<String, Object> ownConfig(List<String> own) {
