@@ -172,6 +172,11 @@ public final class ZoneAwareAssignment {
 
 		private final int[] memberClass;
 
+		/**
+		 * The zone of each member class, as an index of {@link #zoneIndex}; -1 for none.
+		 */
+		private int[] classZone = new int[0];
+
 		private final List<MemberClass> classes = new ArrayList<>();
 
 		private final Map<String, Integer> zoneIndex = new HashMap<>();
@@ -181,6 +186,12 @@ public final class ZoneAwareAssignment {
 		private final Map<TopicPartition, Integer> owners = new HashMap<>();
 
 		private final List<List<TopicPartition>> result = new ArrayList<>();
+
+		/**
+		 * Whether a member got a unit the reference did not give it; one that did not has
+		 * exactly the reference's partitions.
+		 */
+		private boolean[] changed = new boolean[0];
 
 		private final Map<String, ? extends Collection<TopicPartition>> reference;
 
@@ -209,13 +220,24 @@ public final class ZoneAwareAssignment {
 				});
 				this.result.add(new ArrayList<>());
 			}
+			this.changed = new boolean[this.members.length];
+			this.classZone = this.classes.stream()
+				.mapToInt((c) -> (c.zone() != null) ? known(this.zoneIndex, c.zone()) : -1)
+				.toArray();
 			Map<String, List<Partition>> grouped = new HashMap<>();
 			for (Partition partition : partitions) {
 				grouped.computeIfAbsent(partition.partition().topic(), (topic) -> new ArrayList<>()).add(partition);
 			}
 			grouped.forEach((topic, ofTopic) -> {
 				Partition[] sorted = ofTopic.toArray(Partition[]::new);
-				Arrays.sort(sorted, Comparator.comparingInt((Partition partition) -> partition.partition().partition()));
+				boolean inOrder = true;
+				for (int i = 1; i < sorted.length && inOrder; i++) {
+					inOrder = sorted[i - 1].partition().partition() < sorted[i].partition().partition();
+				}
+				if (!inOrder) {
+					Arrays.sort(sorted,
+							Comparator.comparingInt((Partition partition) -> partition.partition().partition()));
+				}
 				this.byTopic.put(topic, sorted);
 			});
 			for (Member member : this.members) {
@@ -235,7 +257,7 @@ public final class ZoneAwareAssignment {
 		Map<String, List<TopicPartition>> solve(Balance balance) {
 			boolean zoned = !this.zoneIndex.isEmpty() && this.classes.size() > 1;
 			if (balance == Balance.TOTAL) {
-				this.byTopic.forEach((topic, partitions) -> solveOwned(List.of(topic), partitions, zoned));
+				this.byTopic.values().forEach((partitions) -> solveOwned(partitions, zoned));
 			}
 			else {
 				coPartitionedSets().forEach((set) -> solveBalanced(set, zoned));
@@ -255,6 +277,9 @@ public final class ZoneAwareAssignment {
 		private List<TopicPartition> inReferenceOrder(int member) {
 			List<TopicPartition> given = this.result.get(member);
 			Collection<TopicPartition> theirs = this.reference.get(this.members[member].id());
+			if (theirs != null && !this.changed[member] && given.size() == theirs.size()) {
+				return new ArrayList<>(theirs);
+			}
 			if (theirs == null || theirs.isEmpty()) {
 				given.sort(PARTITION_ORDER);
 				return given;
@@ -278,16 +303,16 @@ public final class ZoneAwareAssignment {
 		 * {@link Balance#TOTAL}: the reference's partitions of one topic, each member
 		 * keeping its count.
 		 */
-		private void solveOwned(List<String> topics, Partition[] partitions, boolean zoned) {
-			List<Integer> units = new ArrayList<>();
+		private void solveOwned(Partition[] partitions, boolean zoned) {
+			List<Partition> units = new ArrayList<>();
 			for (Partition partition : partitions) {
 				if (this.owners.containsKey(partition.partition())) {
-					units.add(partition.partition().partition());
+					units.add(partition);
 				}
 			}
-			Map<String, Partition[]> ofTopics = Map.of(topics.get(0), partitions);
-			Group group = new Group(topics, ofTopics, units.stream().mapToInt(Integer::intValue).toArray(), null, 0, 0);
-			solveGroup(group, zoned);
+			List<Partition[]> topics = new ArrayList<>();
+			topics.add(units.toArray(Partition[]::new));
+			solveGroup(group(topics, null, 0, 0), zoned);
 		}
 
 		/**
@@ -295,27 +320,47 @@ public final class ZoneAwareAssignment {
 		 * within one per subscriber.
 		 */
 		private void solveBalanced(CoPartitioned set, boolean zoned) {
-			Map<String, Partition[]> ofTopics = new LinkedHashMap<>();
-			set.topics().forEach((topic) -> ofTopics.put(topic, known(this.byTopic, topic)));
-			Partition[] first = known(this.byTopic, set.topics().get(0));
-			int[] units = new int[first.length];
-			for (int u = 0; u < units.length; u++) {
-				units[u] = first[u].partition().partition();
-			}
+			List<Partition[]> ofTopics = set.topics().stream().map((topic) -> known(this.byTopic, topic)).toList();
+			int units = ofTopics.get(0).length;
 			int subscribers = set.subscribers().length;
-			Group group = new Group(set.topics(), ofTopics, units, set.subscribers(), units.length / subscribers,
-					units.length % subscribers);
-			solveGroup(group, zoned);
+			solveGroup(group(ofTopics, set.subscribers(), units / subscribers, units % subscribers), zoned);
+		}
+
+		/**
+		 * A group of units, partition {@code u} of each topic's array the same unit, with
+		 * each partition's leader zone and in-sync zones as indexes of the members' zones.
+		 */
+		private Group group(List<Partition[]> topics, int @Nullable [] subscribers, int floor, int extras) {
+			int unitCount = topics.get(0).length;
+			int[][] leader = new int[topics.size()][unitCount];
+			long[][] inSync = new long[topics.size()][unitCount];
+			for (int t = 0; t < topics.size(); t++) {
+				Partition[] ofTopic = topics.get(t);
+				for (int u = 0; u < unitCount; u++) {
+					Partition partition = ofTopic[u];
+					leader[t][u] = (partition.leaderZone() != null)
+							? this.zoneIndex.getOrDefault(partition.leaderZone(), -1) : -1;
+					long mask = 0;
+					for (String zone : partition.inSyncZones()) {
+						Integer index = this.zoneIndex.get(zone);
+						if (index != null && index < Long.SIZE) {
+							mask |= 1L << index;
+						}
+					}
+					inSync[t][u] = mask;
+				}
+			}
+			return new Group(topics, leader, inSync, subscribers, floor, extras);
 		}
 
 		private void solveGroup(Group group, boolean zoned) {
-			int unitCount = group.units().length;
+			int unitCount = group.units();
 			if (unitCount == 0) {
 				return;
 			}
 			int[] owner = new int[unitCount];
 			for (int u = 0; u < unitCount; u++) {
-				owner[u] = this.owners.getOrDefault(group.topicPartition(0, u), -1);
+				owner[u] = this.owners.getOrDefault(group.topics().get(0)[u].partition(), -1);
 			}
 			if (!zoned || keepsReference(group, owner)) {
 				boolean complete = true;
@@ -329,7 +374,123 @@ public final class ZoneAwareAssignment {
 					return;
 				}
 			}
-			new GroupFlow(group, owner).solve();
+			if (group.subscribers() == null) {
+				solveByClass(group, owner);
+			}
+			else {
+				new GroupFlow(group, owner).solve();
+			}
+		}
+
+		/**
+		 * {@link Balance#TOTAL}: every owner keeps its count, so which member of a class
+		 * keeps a unit does not matter to the objectives, and the flow runs over classes
+		 * alone: units alike for every class with owners of one class, member classes, the
+		 * sink. Each unit kept stays with its owner; a class's other owners fill their
+		 * counts with the units moved to it.
+		 */
+		private void solveByClass(Group group, int[] owner) {
+			int unitCount = group.units();
+			int[] quota = new int[this.members.length];
+			Set<Integer> present = new TreeSet<>();
+			for (int m : owner) {
+				quota[m]++;
+				present.add(this.memberClass[m]);
+			}
+			List<Integer> classList = new ArrayList<>(present);
+			int[] position = new int[this.classes.size()];
+			for (int i = 0; i < classList.size(); i++) {
+				position[classList.get(i)] = i;
+			}
+			Map<UnitKey, Integer> keyIndex = new HashMap<>();
+			List<UnitKey> keys = new ArrayList<>();
+			int[] keyOf = new int[unitCount];
+			for (int u = 0; u < unitCount; u++) {
+				int[] gains = new int[classList.size() * 2];
+				for (int i = 0; i < classList.size(); i++) {
+					gains[2 * i] = gain(group, u, classList.get(i), true);
+					gains[2 * i + 1] = gain(group, u, classList.get(i), false);
+				}
+				UnitKey key = new UnitKey(gains, this.memberClass[owner[u]]);
+				keyOf[u] = keyIndex.computeIfAbsent(key, (k) -> {
+					keys.add(k);
+					return keys.size() - 1;
+				});
+			}
+			this.budget.checkEdges((long) keys.size() * (classList.size() + 2) + 2L * classList.size());
+			LexicographicFlow flow = this.flow;
+			flow.reset();
+			int source = flow.node();
+			int sink = flow.node();
+			int[] classNode = new int[classList.size()];
+			for (int i = 0; i < classList.size(); i++) {
+				classNode[i] = flow.node();
+				int room = 0;
+				for (int m = 0; m < this.members.length; m++) {
+					room += (this.memberClass[m] == classList.get(i)) ? quota[m] : 0;
+				}
+				flow.edge(classNode[i], sink, room);
+			}
+			int[] size = new int[keys.size()];
+			for (int u = 0; u < unitCount; u++) {
+				size[keyOf[u]]++;
+			}
+			int[] keepEdge = new int[keys.size()];
+			int[][] moveEdge = new int[keys.size()][classList.size()];
+			for (int k = 0; k < keys.size(); k++) {
+				UnitKey key = keys.get(k);
+				int node = flow.node();
+				flow.edge(source, node, size[k]);
+				int own = position[key.owner()];
+				keepEdge[k] = flow.edge(node, classNode[own], size[k], 0, -key.gains()[2 * own],
+						-key.gains()[2 * own + 1], -1);
+				for (int i = 0; i < classList.size(); i++) {
+					moveEdge[k][i] = (i == own) ? -1 : flow.edge(node, classNode[i], size[k], 0,
+							-key.gains()[2 * i], -key.gains()[2 * i + 1], 0);
+				}
+			}
+			flow.solve(source, sink, this.budget.deadline());
+			this.budget.checkVisits(flow.visits());
+
+			int[] kept = new int[keys.size()];
+			int[][] moved = new int[keys.size()][classList.size()];
+			for (int k = 0; k < keys.size(); k++) {
+				kept[k] = flow.flow(keepEdge[k]);
+				for (int i = 0; i < classList.size(); i++) {
+					moved[k][i] = (moveEdge[k][i] >= 0) ? flow.flow(moveEdge[k][i]) : 0;
+				}
+			}
+			List<List<Integer>> pools = new ArrayList<>();
+			classList.forEach((c) -> pools.add(new ArrayList<>()));
+			int[] room = quota.clone();
+			for (int u = 0; u < unitCount; u++) {
+				int k = keyOf[u];
+				if (kept[k] > 0) {
+					kept[k]--;
+					give(group, u, owner[u]);
+					room[owner[u]]--;
+					continue;
+				}
+				for (int i = 0; i < classList.size(); i++) {
+					if (moved[k][i] > 0) {
+						moved[k][i]--;
+						pools.get(i).add(u);
+						break;
+					}
+				}
+			}
+			for (int i = 0; i < classList.size(); i++) {
+				List<Integer> pool = pools.get(i);
+				int next = 0;
+				for (int m = 0; m < this.members.length && next < pool.size(); m++) {
+					if (this.memberClass[m] != classList.get(i)) {
+						continue;
+					}
+					for (; room[m] > 0 && next < pool.size(); room[m]--) {
+						give(group, pool.get(next++), m);
+					}
+				}
+			}
 		}
 
 		/**
@@ -350,7 +511,7 @@ public final class ZoneAwareAssignment {
 			if (present.size() <= 1) {
 				return true;
 			}
-			for (int u = 0; u < group.units().length; u++) {
+			for (int u = 0; u < group.units(); u++) {
 				for (int c : present) {
 					if (gain(group, u, c, true) > 0 || gain(group, u, c, false) > 0) {
 						return false;
@@ -384,16 +545,15 @@ public final class ZoneAwareAssignment {
 		 * class's zone, or (not {@code leader}) that the class reads in its zone.
 		 */
 		private int gain(Group group, int unit, int memberClass, boolean leader) {
-			MemberClass reader = this.classes.get(memberClass);
-			if (reader.zone() == null) {
+			int zone = this.classZone[memberClass];
+			if (zone < 0) {
 				return 0;
 			}
+			boolean locality = this.classes.get(memberClass).policy() == Policy.LOCALITY;
 			int gain = 0;
-			for (int t = 0; t < group.topics().size(); t++) {
-				Partition partition = group.partition(t, unit);
-				boolean fromLeader = reader.zone().equals(partition.leaderZone());
-				boolean local = fromLeader
-						|| (reader.policy() == Policy.LOCALITY && partition.inSyncZones().contains(reader.zone()));
+			for (int t = 0; t < group.leader().length; t++) {
+				boolean fromLeader = group.leader()[t][unit] == zone;
+				boolean local = fromLeader || (locality && zone < Long.SIZE && (group.inSync()[t][unit] & (1L << zone)) != 0);
 				gain += (leader ? fromLeader : local) ? 1 : 0;
 			}
 			return gain;
@@ -401,8 +561,16 @@ public final class ZoneAwareAssignment {
 
 		private void give(Group group, int unit, int member) {
 			List<TopicPartition> partitions = this.result.get(member);
-			for (int t = 0; t < group.topics().size(); t++) {
-				partitions.add(group.topicPartition(t, unit));
+			for (Partition[] ofTopic : group.topics()) {
+				TopicPartition tp = ofTopic[unit].partition();
+				partitions.add(tp);
+				Integer owner = this.owners.get(tp);
+				if (owner == null || owner != member) {
+					this.changed[member] = true;
+					if (owner != null) {
+						this.changed[owner] = true;
+					}
+				}
 			}
 		}
 
@@ -478,7 +646,7 @@ public final class ZoneAwareAssignment {
 
 			void solve() {
 				Group group = this.group;
-				int unitCount = group.units().length;
+				int unitCount = group.units();
 				// the members that may get units: owners, and under PER_TOPIC every subscriber
 				Map<Integer, Integer> quota = new TreeMap<>();
 				for (int u = 0; u < unitCount; u++) {
@@ -644,31 +812,22 @@ public final class ZoneAwareAssignment {
 
 	/**
 	 * Partitions assigned together: one topic, or co-partitioned topics whose partition
-	 * {@code p} goes to one member. Under {@link Balance#TOTAL} every owner keeps its count
+	 * {@code u} goes to one member. Under {@link Balance#TOTAL} every owner keeps its count
 	 * ({@code subscribers} {@code null}); under {@link Balance#PER_TOPIC} each subscriber
 	 * gets {@code floor}, and {@code extras} of them one more.
+	 *
+	 * @param topics each topic's partitions, unit {@code u} at index {@code u}
+	 * @param leader the zone index of each partition's leader, -1 for none
+	 * @param inSync the zone indexes of each partition's in-sync replicas, as bits
+	 * @param subscribers the members that may get units, or {@code null} for the owners
+	 * @param floor the units each subscriber gets at least
+	 * @param extras how many subscribers get one more
 	 */
-	private record Group(List<String> topics, Map<String, Partition[]> partitions, int[] units,
-			int @Nullable [] subscribers, int floor, int extras) {
+	private record Group(List<Partition[]> topics, int[][] leader, long[][] inSync, int @Nullable [] subscribers,
+			int floor, int extras) {
 
-		/**
-		 * The partition of a unit in one of the topics.
-		 */
-		Partition partition(int topic, int unit) {
-			Partition[] ofTopic = known(this.partitions, this.topics.get(topic));
-			int number = this.units[unit];
-			Partition partition = (number < ofTopic.length) ? ofTopic[number] : null;
-			if (partition == null || partition.partition().partition() != number) {
-				partition = Arrays.stream(ofTopic)
-					.filter((candidate) -> candidate.partition().partition() == number)
-					.findFirst()
-					.orElseThrow();
-			}
-			return partition;
-		}
-
-		TopicPartition topicPartition(int topic, int unit) {
-			return partition(topic, unit).partition();
+		int units() {
+			return this.topics.get(0).length;
 		}
 
 	}
@@ -694,7 +853,8 @@ public final class ZoneAwareAssignment {
 
 	/**
 	 * Units that are alike for the rule: the same gains in every member class of the
-	 * group, and the same owner in the reference.
+	 * group, and the same owner in the reference (under {@link Balance#TOTAL}, the same
+	 * owner's class).
 	 */
 	private record UnitKey(int[] gains, int owner) {
 

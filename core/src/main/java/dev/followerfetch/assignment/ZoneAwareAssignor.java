@@ -22,7 +22,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -200,7 +199,7 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 				.orElseGet(() -> ClientRack.names(subscription.rackId().orElse(null)) ? Policy.LOCALITY
 						: Policy.FRESHNESS);
 			members.add(new Member(memberId, subscription.groupInstanceId().orElse(null), memberZone, memberPolicy,
-					new HashSet<>(subscription.topics()), new HashSet<>(subscription.ownedPartitions())));
+					Set.copyOf(subscription.topics()), Set.copyOf(subscription.ownedPartitions())));
 			topics.addAll(subscription.topics());
 			ownedNow.put(memberId, subscription.ownedPartitions());
 		});
@@ -227,7 +226,7 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 		});
 		List<Member> given = members.stream()
 			.map((member) -> new Member(member.id(), member.instance(), member.zone(), member.policy(),
-					member.topics(), new HashSet<>(handed.getOrDefault(member.id(), List.of()))))
+					member.topics(), Set.copyOf(handed.getOrDefault(member.id(), List.of()))))
 			.toList();
 		this.pending = new Leadership(this.groupId, this.clientId, -1, this.metadataMaxAge, this.balance, given,
 				fallback);
@@ -327,14 +326,22 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 	 */
 	static List<Partition> partitions(Cluster metadata, Collection<String> topics) {
 		List<Partition> partitions = new ArrayList<>();
+		// the zones of a set of in-sync replicas, once per set: a few sets serve every partition
+		Map<List<Integer>, Set<String>> inSyncZones = new HashMap<>();
 		for (String topic : topics) {
 			for (PartitionInfo info : metadata.partitionsForTopic(topic)) {
-				Set<String> inSync = new HashSet<>();
-				if (info.inSyncReplicas() != null) {
-					Arrays.stream(info.inSyncReplicas())
+				Node[] isr = info.inSyncReplicas();
+				Set<String> inSync = Set.of();
+				if (isr != null && isr.length > 0) {
+					List<Integer> ids = new ArrayList<>(isr.length);
+					for (Node node : isr) {
+						ids.add((node != null) ? node.id() : -1);
+					}
+					inSync = inSyncZones.computeIfAbsent(ids, (key) -> Arrays.stream(isr)
+						.filter(Objects::nonNull)
 						.map(Node::rack)
 						.filter(ClientRack::names)
-						.forEach(inSync::add);
+						.collect(Collectors.toUnmodifiableSet()));
 				}
 				Node leader = info.leader();
 				String leaderZone = (leader != null) ? ClientRack.zoneOf(leader.rack()) : null;

@@ -51,14 +51,25 @@ import org.slf4j.LoggerFactory;
  * than the move ({@code metadata.max.age.ms}: the group leader assigns by the leaders its
  * own metadata has), that container rebalances the group, at most once per interval, but
  * for one follow-up after the same wait when the rebalance it asked for (a newer
- * generation) still assigned below what the leaders allow. Only the leading member acts,
- * so a group is never asked by several instances at once.
+ * generation) still assigned below what the leaders allow. Leaders away from their
+ * preferred replica (a broker restart, a rolling one too, moved them) are given
+ * {@link #LEADERS_RETURN} more to come back, as Kafka's leader rebalance brings them, so a
+ * restart costs the group no realigning rebalance. Only the leading member acts, so a
+ * group is never asked by several instances at once.
  *
  * @author follower-fetch authors
  */
 final class AssignmentRealigner {
 
 	static final String GROUP_ASSIGNMENT = "groupAssignment";
+
+	/**
+	 * How long leaders away from their preferred replica (a broker restart moved them) are
+	 * given to come back before a group is realigned to them: Kafka's leader rebalance
+	 * moves them back at its next check, every {@code leader.imbalance.check.interval.seconds}
+	 * (300 s by default).
+	 */
+	static final Duration LEADERS_RETURN = Duration.ofMinutes(5);
 
 	private static final Logger logger = LoggerFactory.getLogger(AssignmentRealigner.class);
 
@@ -113,8 +124,10 @@ final class AssignmentRealigner {
 		long now = this.clock.millis();
 		for (Led led : led(subjects)) {
 			Leadership leadership = led.leadership();
-			List<Partition> partitions = partitions(leadership, viewOf.apply(led.subject()));
-			if (partitions == null) {
+			ClusterView view = viewOf.apply(led.subject());
+			List<Partition> partitions = partitions(leadership, view, false);
+			List<Partition> preferred = partitions(leadership, view, true);
+			if (partitions == null || preferred == null) {
 				continue;
 			}
 			String group = leadership.groupId();
@@ -122,9 +135,11 @@ final class AssignmentRealigner {
 			List<Member> members = leadership.members();
 			Locality current = ZoneAwareAssignment.locality(leadership.assignment(), members, partitions);
 			Locality allowed;
+			boolean belowPreferred;
 			try {
-				allowed = ZoneAwareAssignment.locality(ZoneAwareAssignment.assign(members, partitions,
-						leadership.balance(), leadership.assignment()), members, partitions);
+				allowed = allowed(leadership, partitions);
+				belowPreferred = below(ZoneAwareAssignment.locality(leadership.assignment(), members, preferred),
+						allowed(leadership, preferred));
 			}
 			catch (IllegalStateException ex) {
 				// the rule's budget: the group is too large to compare at every refresh
@@ -141,7 +156,8 @@ final class AssignmentRealigner {
 			boolean withinInterval = last != null && now - last < this.settings.interval().toMillis();
 			Integer realignedIn = this.followUps.get(group);
 			boolean followUp = withinInterval && realignedIn != null && leadership.generation() > realignedIn;
-			Duration wait = wait(leadership);
+			// below only while leaders are away from their preferred replica: Kafka moves them back by itself
+			Duration wait = belowPreferred ? wait(leadership) : wait(leadership).plus(LEADERS_RETURN);
 			if (now - since < wait.toMillis() || (withinInterval && !followUp)) {
 				continue;
 			}
@@ -192,6 +208,11 @@ final class AssignmentRealigner {
 				: this.settings.grace();
 	}
 
+	private static Locality allowed(Leadership leadership, List<Partition> partitions) {
+		return ZoneAwareAssignment.locality(ZoneAwareAssignment.assign(leadership.members(), partitions,
+				leadership.balance(), leadership.assignment()), leadership.members(), partitions);
+	}
+
 	private static boolean below(Locality current, Locality allowed) {
 		return current.leaderZone() < allowed.leaderZone()
 				|| (current.leaderZone() == allowed.leaderZone() && current.zoneLocal() < allowed.zoneLocal());
@@ -215,9 +236,10 @@ final class AssignmentRealigner {
 
 	/**
 	 * The partitions of a group's topics as the view has them, or {@code null} when the
-	 * view misses one of its topics.
+	 * view misses one of its topics; with {@code preferred}, each led by its preferred
+	 * replica (its first), where Kafka's leader rebalance brings leadership back.
 	 */
-	private static @Nullable List<Partition> partitions(Leadership leadership, ClusterView view) {
+	private static @Nullable List<Partition> partitions(Leadership leadership, ClusterView view, boolean preferred) {
 		Set<String> topics = new TreeSet<>();
 		leadership.members().forEach((member) -> topics.addAll(member.topics()));
 		Map<String, List<Partition>> byTopic = new HashMap<>();
@@ -230,7 +252,9 @@ final class AssignmentRealigner {
 						inSync.add(rack);
 					}
 				});
-				String leaderZone = (placement.leader() >= 0) ? view.rackOf(placement.leader()) : null;
+				int leader = (preferred && !placement.replicas().isEmpty()) ? placement.replicas().get(0)
+						: placement.leader();
+				String leaderZone = (leader >= 0) ? view.rackOf(leader) : null;
 				byTopic.computeIfAbsent(tp.topic(), (topic) -> new ArrayList<>())
 					.add(new Partition(tp, leaderZone, inSync));
 			}

@@ -156,6 +156,33 @@ class AssignmentRealignerTests {
 	}
 
 	@Test
+	void leadersThatABrokerRestartMovedAwayFromTheirPreferredReplicaGetFiveMinutesMoreToComeBack() {
+		this.leaderships.put("client-a", leadership(Set.of(T0), Set.of(T1)));
+		Subject leader = subject("client-a");
+		// both preferred leaders restarted in turn: each partition is led by the other broker for now
+		ClusterView away = view(1, 0, 0, 1);
+		this.realigner.check(List.of(leader), (subject) -> away);
+		checkAfter(Duration.ofMinutes(2), leader, away);
+		checkAfter(Duration.ofMinutes(4), leader, away);
+		assertThat(this.rebalances).as("within the grace and 5 minutes").hasValue(0);
+		checkAfter(Duration.ofSeconds(30), leader, view(0, 1));
+		checkAfter(Duration.ofMinutes(30), leader, view(0, 1));
+		assertThat(this.rebalances).as("back on their preferred replica").hasValue(0);
+	}
+
+	@Test
+	void leadersThatStayAwayFromTheirPreferredReplicaAreFollowedAfterTheGraceAndFiveMinutes() {
+		this.leaderships.put("client-a", leadership(Set.of(T0), Set.of(T1)));
+		Subject leader = subject("client-a");
+		ClusterView away = view(1, 0, 0, 1);
+		this.realigner.check(List.of(leader), (subject) -> away);
+		checkAfter(Duration.ofMillis(419_999), leader, away);
+		assertThat(this.rebalances).hasValue(0);
+		checkAfter(Duration.ofMillis(1), leader, away);
+		assertThat(this.rebalances).hasValue(1);
+	}
+
+	@Test
 	void onlyTheInstanceWhoseConsumerLedTheLastRebalanceActs() {
 		this.leaderships.put("client-elsewhere", leadership(Set.of(T0), Set.of(T1)));
 		for (int refresh = 0; refresh < 5; refresh++) {
@@ -215,12 +242,21 @@ class AssignmentRealignerTests {
 	}
 
 	/**
-	 * Partitions t-0 and t-1 led by the given brokers (0 in az-a, 1 in az-b).
+	 * Partitions t-0 and t-1 led by the given brokers (0 in az-a, 1 in az-b), their
+	 * preferred replicas: where a reassignment and an election put the leaders.
 	 */
 	private static ClusterView view(int leaderOfT0, int leaderOfT1) {
+		return view(leaderOfT0, leaderOfT1, leaderOfT0, leaderOfT1);
+	}
+
+	/**
+	 * Partitions t-0 and t-1 led by the given brokers, and preferring the given ones:
+	 * where they differ, a broker restart moved the leader away.
+	 */
+	private static ClusterView view(int leaderOfT0, int leaderOfT1, int preferredOfT0, int preferredOfT1) {
 		return new ClusterView(RACKS, Map.of(), null,
-				Map.of(T0, new Placement(leaderOfT0, List.of(0, 1), Set.of(0, 1)), T1,
-						new Placement(leaderOfT1, List.of(0, 1), Set.of(0, 1))),
+				Map.of(T0, new Placement(leaderOfT0, List.of(preferredOfT0, 1 - preferredOfT0), Set.of(0, 1)), T1,
+						new Placement(leaderOfT1, List.of(preferredOfT1, 1 - preferredOfT1), Set.of(0, 1))),
 				Map.of());
 	}
 
