@@ -81,6 +81,11 @@ class RollingRestartEndToEndTests {
 				RECORDS_PER_SECOND)) {
 			groups.put("plain, one instance", List.of(start(null)));
 			groups.put("starter, one instance in az-b", List.of(start("az-b")));
+			// the starter's list before it rebalanced cooperatively: range in it keeps the group eager
+			groups.put("starter eager, one in az-b", List.of(start("az-b", UUID.randomUUID().toString(),
+					"spring.kafka.consumer.properties.partition.assignment.strategy="
+							+ "org.apache.kafka.clients.consumer.RangeAssignor,"
+							+ "org.apache.kafka.clients.consumer.CooperativeStickyAssignor")));
 			String plainGroup = UUID.randomUUID().toString();
 			String starterGroup = UUID.randomUUID().toString();
 			groups.put("plain, three instances",
@@ -159,8 +164,9 @@ class RollingRestartEndToEndTests {
 	 * An instance of the test application: with the starter in a zone, or without it
 	 * ({@code zone} null).
 	 */
-	private ConfigurableApplicationContext start(String zone, String group) {
+	private ConfigurableApplicationContext start(String zone, String group, String... properties) {
 		return new SpringApplicationBuilder(HealthApplication.class).web(WebApplicationType.NONE)
+			.properties(properties)
 			.properties((zone != null) ? "follower-fetch.rack=" + zone : "follower-fetch.enabled=false")
 			.properties("spring.kafka.bootstrap-servers=" + kafka.cluster().bootstrapServers(),
 					"spring.kafka.consumer.auto-offset-reset=earliest",

@@ -117,9 +117,15 @@ public final class ZoneAwareAssignment {
 	 */
 	public static Map<String, List<TopicPartition>> handOver(Map<String, List<TopicPartition>> target,
 			Map<String, ? extends Collection<TopicPartition>> owned) {
-		Map<TopicPartition, Object> owners = new HashMap<>();
-		owned.forEach((member, partitions) -> partitions.forEach((tp) -> owners.merge(tp, member, (first,
-				second) -> (first.equals(second)) ? first : Set.of(first, second))));
+		PartitionTable<Object> owners = new PartitionTable<>();
+		owned.forEach((member, partitions) -> partitions.forEach((tp) -> {
+			Object first = owners.putIfAbsent(tp, member);
+			if (first != null && !first.equals(member)) {
+				Set<Object> both = new HashSet<>((first instanceof Set<?> set) ? set : Set.of(first));
+				both.add(member);
+				owners.put(tp, both);
+			}
+		}));
 		Map<String, List<TopicPartition>> now = new TreeMap<>();
 		target.forEach((member, partitions) -> now.put(member, partitions.stream().filter((tp) -> {
 			Object current = owners.get(tp);
@@ -139,7 +145,7 @@ public final class ZoneAwareAssignment {
 			Collection<Member> members, Collection<Partition> partitions) {
 		Map<String, Member> byId = new HashMap<>();
 		members.forEach((member) -> byId.put(member.id(), member));
-		Map<TopicPartition, Partition> byPartition = new HashMap<>();
+		PartitionTable<Partition> byPartition = new PartitionTable<>();
 		partitions.forEach((partition) -> byPartition.put(partition.partition(), partition));
 		int assigned = 0;
 		int leaderZone = 0;
@@ -183,7 +189,9 @@ public final class ZoneAwareAssignment {
 
 		private final Map<String, Partition[]> byTopic = new TreeMap<>();
 
-		private final Map<TopicPartition, Integer> owners = new HashMap<>();
+		private final PartitionTable<Integer> owners = new PartitionTable<>();
+
+		private final PartitionTable<Integer> givenTo = new PartitionTable<>();
 
 		private final List<List<TopicPartition>> result = new ArrayList<>();
 
@@ -284,18 +292,22 @@ public final class ZoneAwareAssignment {
 				given.sort(PARTITION_ORDER);
 				return given;
 			}
-			Set<TopicPartition> remaining = new HashSet<>(given);
 			List<TopicPartition> ordered = new ArrayList<>(given.size());
 			for (TopicPartition tp : theirs) {
-				if (remaining.remove(tp)) {
+				Integer to = this.givenTo.get(tp);
+				if (to != null && to == member) {
 					ordered.add(tp);
 				}
 			}
-			if (!remaining.isEmpty()) {
-				List<TopicPartition> added = new ArrayList<>(remaining);
-				added.sort(PARTITION_ORDER);
-				ordered.addAll(added);
+			List<TopicPartition> added = new ArrayList<>();
+			for (TopicPartition tp : given) {
+				Integer owner = this.owners.get(tp);
+				if (owner == null || owner != member) {
+					added.add(tp);
+				}
 			}
+			added.sort(PARTITION_ORDER);
+			ordered.addAll(added);
 			return ordered;
 		}
 
@@ -360,7 +372,8 @@ public final class ZoneAwareAssignment {
 			}
 			int[] owner = new int[unitCount];
 			for (int u = 0; u < unitCount; u++) {
-				owner[u] = this.owners.getOrDefault(group.topics().get(0)[u].partition(), -1);
+				Integer known = this.owners.get(group.topics().get(0)[u].partition());
+				owner[u] = (known != null) ? known : -1;
 			}
 			if (!zoned || keepsReference(group, owner)) {
 				boolean complete = true;
@@ -564,6 +577,7 @@ public final class ZoneAwareAssignment {
 			for (Partition[] ofTopic : group.topics()) {
 				TopicPartition tp = ofTopic[unit].partition();
 				partitions.add(tp);
+				this.givenTo.put(tp, member);
 				Integer owner = this.owners.get(tp);
 				if (owner == null || owner != member) {
 					this.changed[member] = true;

@@ -254,13 +254,14 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 				+ "its budget (" + ex.getMessage() + "; " + MAX_EDGES_CONFIG + ", " + MAX_TIME_CONFIG + ")"
 				: "the zone-aware rule failed (" + ex + ")";
 		if (this.fallbacksLogged.add(ex.getClass().getName())) {
-			String message = "Consumer group '" + this.groupId + "' keeps " + this.inner.name()
-					+ "'s own assignment for this rebalance: " + reason + ". Logged once per group and reason.";
 			if (ex instanceof ZoneAwareAssignment.OverBudgetException) {
-				logger.warn(message);
+				logger.warn("Consumer group '" + this.groupId + "' keeps " + this.inner.name()
+						+ "'s own assignment for this rebalance: " + reason + ". Logged once per group and reason.");
 			}
 			else {
-				logger.warn(message + " Please report it with this stack trace.", ex);
+				logger.warn("Consumer group '" + this.groupId + "' keeps " + this.inner.name()
+						+ "'s own assignment for this rebalance: " + reason
+						+ ". Logged once per group and reason; please report it with this stack trace.", ex);
 			}
 		}
 		return reason;
