@@ -16,10 +16,12 @@
 package dev.followerfetch.assignment;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -104,7 +106,29 @@ public final class ZoneAwareAssignment {
 	 */
 	static Map<String, List<TopicPartition>> assign(Collection<Member> members, Collection<Partition> partitions,
 			Balance balance, Map<String, ? extends Collection<TopicPartition>> reference, Budget budget) {
-		return new Solver(members, partitions, reference, budget).solve(balance);
+		return assign(members, partitions, balance, reference, budget, false);
+	}
+
+	/**
+	 * Assign the partitions within a budget, under {@link Balance#TOTAL} with
+	 * {@code keepOwned} leaving each member the partitions it owns as far as its counts
+	 * allow: only the others are placed by zone. The cooperative protocol follows every
+	 * move of an owned partition with another rebalance, in which a sticky strategy,
+	 * shown owners it did not choose, may move others: kept, they converge as the
+	 * strategy does alone.
+	 * @param members the group's members
+	 * @param partitions the partitions of the topics they subscribe to
+	 * @param balance how the wrapped strategy keeps partitions per member even
+	 * @param reference what the wrapped strategy assigned, by member id
+	 * @param budget the work allowed
+	 * @param keepOwned whether owned partitions stay with their owners
+	 * @return the partitions of each member (every member present, lists sorted)
+	 * @throws OverBudgetException when the rule would exceed the budget
+	 */
+	static Map<String, List<TopicPartition>> assign(Collection<Member> members, Collection<Partition> partitions,
+			Balance balance, Map<String, ? extends Collection<TopicPartition>> reference, Budget budget,
+			boolean keepOwned) {
+		return new Solver(members, partitions, reference, budget).solve(balance, keepOwned);
 	}
 
 	/**
@@ -189,7 +213,7 @@ public final class ZoneAwareAssignment {
 
 		private final Map<String, Partition[]> byTopic = new TreeMap<>();
 
-		private final PartitionTable<Integer> owners = new PartitionTable<>();
+		private PartitionTable<Integer> owners = new PartitionTable<>();
 
 		private final PartitionTable<Integer> givenTo = new PartitionTable<>();
 
@@ -201,7 +225,7 @@ public final class ZoneAwareAssignment {
 		 */
 		private boolean[] changed = new boolean[0];
 
-		private final Map<String, ? extends Collection<TopicPartition>> reference;
+		private Map<String, ? extends Collection<TopicPartition>> reference;
 
 		private final Budget budget;
 
@@ -262,10 +286,12 @@ public final class ZoneAwareAssignment {
 			}
 		}
 
-		Map<String, List<TopicPartition>> solve(Balance balance) {
+		Map<String, List<TopicPartition>> solve(Balance balance, boolean keepOwned) {
 			boolean zoned = !this.zoneIndex.isEmpty() && this.classes.size() > 1;
 			if (balance == Balance.TOTAL) {
-				this.byTopic.values().forEach((partitions) -> solveOwned(partitions, zoned));
+				PartitionTable<Integer> pinned = zoned ? closerToOwners() : new PartitionTable<>();
+				this.byTopic.values()
+					.forEach((partitions) -> solveOwned(partitions, zoned, keepOwned ? pinned : new PartitionTable<>()));
 			}
 			else {
 				coPartitionedSets().forEach((set) -> solveBalanced(set, zoned));
@@ -275,6 +301,151 @@ public final class ZoneAwareAssignment {
 				assignment.put(this.members[m].id(), inReferenceOrder(m));
 			}
 			return assignment;
+		}
+
+		/**
+		 * {@link Balance#TOTAL}: the reference's partitions of each topic handed, count for
+		 * count, to the members that own them where it can, those in the member's leader
+		 * zone first. How many partitions of a topic a member gets is the wrapped strategy's
+		 * choice, which ones the rule's, whose last preference is then what the member
+		 * owns.
+		 * @return the partitions kept by the member that owns them
+		 */
+		private PartitionTable<Integer> closerToOwners() {
+			List<List<TopicPartition>> theirs = new ArrayList<>();
+			List<Map<String, Integer>> room = new ArrayList<>();
+			List<List<TopicPartition>> taken = new ArrayList<>();
+			for (int m = 0; m < this.members.length; m++) {
+				Collection<TopicPartition> given = this.reference.get(this.members[m].id());
+				List<TopicPartition> mine = new ArrayList<>();
+				Map<String, Integer> counts = new HashMap<>();
+				for (TopicPartition tp : (given != null) ? given : List.<TopicPartition>of()) {
+					if (Objects.equals(this.owners.get(tp), m)) {
+						mine.add(tp);
+						counts.merge(tp.topic(), 1, Integer::sum);
+					}
+				}
+				theirs.add(mine);
+				room.add(counts);
+				taken.add(new ArrayList<>());
+			}
+			PartitionTable<Integer> kept = new PartitionTable<>();
+			boolean closer = false;
+			for (int m = 0; m < this.members.length; m++) {
+				Map<String, List<TopicPartition>> candidates = new HashMap<>();
+				for (TopicPartition tp : this.members[m].owned()) {
+					if (this.owners.containsKey(tp) && !kept.containsKey(tp)) {
+						candidates.computeIfAbsent(tp.topic(), (topic) -> new ArrayList<>()).add(tp);
+					}
+				}
+				for (List<TopicPartition> ofTopic : candidates.values()) {
+					int fits = room.get(m).getOrDefault(ofTopic.get(0).topic(), 0);
+					if (ofTopic.size() > fits) {
+						String zone = this.members[m].zone();
+						int member = m;
+						ofTopic.sort(Comparator
+							.comparing((TopicPartition tp) -> zone == null || !zone.equals(leaderZoneOf(tp)))
+							.thenComparing((TopicPartition tp) -> !Objects.equals(this.owners.get(tp), member))
+							.thenComparing(PARTITION_ORDER));
+					}
+					for (int i = 0; i < ofTopic.size(); i++) {
+						TopicPartition tp = ofTopic.get(i);
+						boolean theirChoice = Objects.equals(this.owners.get(tp), m);
+						if (i < fits) {
+							take(kept, room, taken, tp, m);
+						}
+						closer |= (i < fits) != theirChoice;
+					}
+				}
+			}
+			if (!closer) {
+				return kept;
+			}
+			for (int m = 0; m < this.members.length; m++) {
+				for (TopicPartition tp : theirs.get(m)) {
+					if (!kept.containsKey(tp) && room.get(m).getOrDefault(tp.topic(), 0) > 0) {
+						take(kept, room, taken, tp, m);
+					}
+				}
+			}
+			Map<String, Deque<Integer>> slots = new HashMap<>();
+			for (int m = 0; m < this.members.length; m++) {
+				for (Map.Entry<String, Integer> left : room.get(m).entrySet()) {
+					for (int slot = 0; slot < left.getValue(); slot++) {
+						slots.computeIfAbsent(left.getKey(), (topic) -> new ArrayDeque<>()).add(m);
+					}
+				}
+			}
+			slots.forEach((topic, open) -> {
+				for (Partition partition : this.byTopic.getOrDefault(topic, new Partition[0])) {
+					TopicPartition tp = partition.partition();
+					if (!open.isEmpty() && this.owners.containsKey(tp) && !kept.containsKey(tp)) {
+						take(kept, room, taken, tp, next(open));
+					}
+				}
+			});
+			Map<String, List<TopicPartition>> lists = new HashMap<>();
+			for (int m = 0; m < this.members.length; m++) {
+				List<TopicPartition> list = new ArrayList<>();
+				for (TopicPartition tp : theirs.get(m)) {
+					if (Objects.equals(kept.get(tp), m)) {
+						list.add(tp);
+					}
+				}
+				List<TopicPartition> added = new ArrayList<>();
+				for (TopicPartition tp : taken.get(m)) {
+					if (!Objects.equals(this.owners.get(tp), m)) {
+						added.add(tp);
+					}
+				}
+				added.sort(PARTITION_ORDER);
+				list.addAll(added);
+				lists.put(this.members[m].id(), list);
+			}
+			PartitionTable<Integer> pinned = new PartitionTable<>();
+			for (int m = 0; m < this.members.length; m++) {
+				for (TopicPartition tp : this.members[m].owned()) {
+					Integer keeper = kept.get(tp);
+					if (keeper != null && keeper == m) {
+						pinned.put(tp, m);
+					}
+				}
+			}
+			this.owners = kept;
+			this.reference = lists;
+			return pinned;
+		}
+
+		private @Nullable String leaderZoneOf(TopicPartition tp) {
+			Partition[] ofTopic = this.byTopic.get(tp.topic());
+			if (ofTopic == null) {
+				return null;
+			}
+			int index = tp.partition();
+			if (index >= 0 && index < ofTopic.length && ofTopic[index].partition().partition() == index) {
+				return ofTopic[index].leaderZone();
+			}
+			for (Partition partition : ofTopic) {
+				if (partition.partition().partition() == index) {
+					return partition.leaderZone();
+				}
+			}
+			return null;
+		}
+
+		private static void take(PartitionTable<Integer> kept, List<Map<String, Integer>> room,
+				List<List<TopicPartition>> taken, TopicPartition tp, int member) {
+			kept.put(tp, member);
+			room.get(member).merge(tp.topic(), -1, Integer::sum);
+			taken.get(member).add(tp);
+		}
+
+		private static int next(Deque<Integer> open) {
+			Integer member = open.poll();
+			if (member == null) {
+				throw new IllegalStateException("No member left for a partition");
+			}
+			return member;
 		}
 
 		/**
@@ -315,10 +486,16 @@ public final class ZoneAwareAssignment {
 		 * {@link Balance#TOTAL}: the reference's partitions of one topic, each member
 		 * keeping its count.
 		 */
-		private void solveOwned(Partition[] partitions, boolean zoned) {
+		private void solveOwned(Partition[] partitions, boolean zoned, PartitionTable<Integer> pinned) {
 			List<Partition> units = new ArrayList<>();
 			for (Partition partition : partitions) {
-				if (this.owners.containsKey(partition.partition())) {
+				TopicPartition tp = partition.partition();
+				Integer owner = pinned.get(tp);
+				if (owner != null) {
+					this.result.get(owner).add(tp);
+					this.givenTo.put(tp, owner);
+				}
+				else if (this.owners.containsKey(tp)) {
 					units.add(partition);
 				}
 			}

@@ -114,6 +114,12 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 	 */
 	private static final Map<String, WeakReference<ZoneAwareAssignor>> byClientId = new ConcurrentHashMap<>();
 
+	/**
+	 * The rack of each broker, by cluster id: bounded by the brokers of the clusters this
+	 * JVM's consumers read.
+	 */
+	private static final Map<String, Map<Integer, String>> BROKER_RACKS = new ConcurrentHashMap<>();
+
 	private @Nullable String zone;
 
 	private Policy policy = Policy.FRESHNESS;
@@ -135,6 +141,8 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 	private volatile @Nullable Leadership pending;
 
 	private volatile @Nullable Leadership leadership;
+
+	private volatile boolean realign;
 
 	private final Set<String> fallbacksLogged = ConcurrentHashMap.newKeySet();
 
@@ -212,7 +220,8 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 		try {
 			partitions = partitions(metadata, topics);
 			target = ZoneAwareAssignment.assign(members, partitions, this.balance, reference,
-					this.budget.startingNow());
+					this.budget.startingNow(), !this.realign);
+			this.realign = false;
 		}
 		catch (RuntimeException | StackOverflowError | OutOfMemoryError ex) {
 			target = reference;
@@ -310,6 +319,22 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 	}
 
 	/**
+	 * Let the next rebalance the consumer of this client id leads move owned partitions
+	 * to members in their leader's zone; otherwise, under the cooperative protocol, a
+	 * sticky strategy's members keep what they own as far as its counts allow.
+	 * @param clientId the client id of a consumer that led its group
+	 * @return whether such a consumer is known
+	 */
+	public static boolean realignNext(String clientId) {
+		WeakReference<ZoneAwareAssignor> reference = byClientId.get(clientId);
+		ZoneAwareAssignor assignor = (reference != null) ? reference.get() : null;
+		if (assignor != null) {
+			assignor.realign = true;
+		}
+		return assignor != null;
+	}
+
+	/**
 	 * The user data of the wrapped strategy inside what a member of a zone-aware group
 	 * sent, as that strategy's own decoder reads it (tools that read a group's metadata
 	 * need it); user data that is not the zone-aware assignor's, as it is.
@@ -323,9 +348,15 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 
 	/**
 	 * The partitions of the subscribed topics as the consumer's metadata has them. A
-	 * topic without metadata is not assigned, as Kafka's own assignors do.
+	 * topic without metadata is not assigned, as Kafka's own assignors do. Each counts as
+	 * led by its preferred replica (its first), where Kafka's leader rebalance keeps
+	 * leadership: a broker restart moves the leadership away and back within minutes, and
+	 * an assignment that followed it would revoke each of those partitions twice. The racks
+	 * of brokers that are down come from the metadata this JVM saw of them before; a
+	 * preferred replica of no known rack leaves the partition to its current leader.
 	 */
 	static List<Partition> partitions(Cluster metadata, Collection<String> topics) {
+		Map<Integer, String> racks = knownRacks(metadata);
 		List<Partition> partitions = new ArrayList<>();
 		// the zones of a set of in-sync replicas, once per set: a few sets serve every partition
 		Map<List<Integer>, Set<String>> inSyncZones = new HashMap<>();
@@ -345,11 +376,32 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 						.collect(Collectors.toUnmodifiableSet()));
 				}
 				Node leader = info.leader();
-				String leaderZone = (leader != null) ? ClientRack.zoneOf(leader.rack()) : null;
+				Node[] replicas = info.replicas();
+				int preferred = (replicas != null && replicas.length > 0 && replicas[0] != null) ? replicas[0].id() : -1;
+				String preferredRack = racks.get(preferred);
+				String leaderZone = (preferredRack != null) ? ClientRack.zoneOf(preferredRack)
+						: (leader != null) ? ClientRack.zoneOf(leader.rack()) : null;
 				partitions.add(new Partition(new TopicPartition(topic, info.partition()), leaderZone, inSync));
 			}
 		}
 		return partitions;
+	}
+
+	/**
+	 * The rack of every broker of the cluster this JVM's consumers have seen, remembered
+	 * for the time it is down (its metadata then carries no rack); metadata without a
+	 * cluster id has only its own.
+	 */
+	private static Map<Integer, String> knownRacks(Cluster metadata) {
+		String cluster = metadata.clusterResource().clusterId();
+		Map<Integer, String> racks = (cluster != null)
+				? BROKER_RACKS.computeIfAbsent(cluster, (key) -> new ConcurrentHashMap<>()) : new HashMap<>();
+		for (Node node : metadata.nodes()) {
+			if (node.hasRack()) {
+				racks.put(node.id(), node.rack());
+			}
+		}
+		return racks;
 	}
 
 	/**

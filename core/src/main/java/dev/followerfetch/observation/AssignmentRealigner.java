@@ -34,6 +34,7 @@ import dev.followerfetch.assignment.ZoneAwareAssignment.Locality;
 import dev.followerfetch.assignment.ZoneAwareAssignment.Member;
 import dev.followerfetch.assignment.ZoneAwareAssignment.Partition;
 import dev.followerfetch.assignment.ZoneAwareAssignment;
+import dev.followerfetch.assignment.ZoneAwareAssignor;
 import dev.followerfetch.assignment.ZoneAwareAssignor.Leadership;
 import dev.followerfetch.observation.ReadLocalityJudge.Subject;
 import org.jspecify.annotations.Nullable;
@@ -51,25 +52,17 @@ import org.slf4j.LoggerFactory;
  * than the move ({@code metadata.max.age.ms}: the group leader assigns by the leaders its
  * own metadata has), that container rebalances the group, at most once per interval, but
  * for one follow-up after the same wait when the rebalance it asked for (a newer
- * generation) still assigned below what the leaders allow. Leaders away from their
- * preferred replica (a broker restart, a rolling one too, moved them) are given
- * {@link #LEADERS_RETURN} more to come back, as Kafka's leader rebalance brings them, so a
- * restart costs the group no realigning rebalance. Only the leading member acts, so a
- * group is never asked by several instances at once.
+ * generation) still assigned below what the leaders allow. Leaders count as their
+ * partitions' preferred replicas, as the assignor counts them: a broker restart, a rolling
+ * one too, moves leadership away and Kafka's leader rebalance brings it back, which costs
+ * no realignment. Only the leading member acts, so a group is never asked by several
+ * instances at once.
  *
  * @author follower-fetch authors
  */
 final class AssignmentRealigner {
 
 	static final String GROUP_ASSIGNMENT = "groupAssignment";
-
-	/**
-	 * How long leaders away from their preferred replica (a broker restart moved them) are
-	 * given to come back before a group is realigned to them: Kafka's leader rebalance
-	 * moves them back at its next check, every {@code leader.imbalance.check.interval.seconds}
-	 * (300 s by default).
-	 */
-	static final Duration LEADERS_RETURN = Duration.ofMinutes(5);
 
 	private static final Logger logger = LoggerFactory.getLogger(AssignmentRealigner.class);
 
@@ -124,10 +117,8 @@ final class AssignmentRealigner {
 		long now = this.clock.millis();
 		for (Led led : led(subjects)) {
 			Leadership leadership = led.leadership();
-			ClusterView view = viewOf.apply(led.subject());
-			List<Partition> partitions = partitions(leadership, view, false);
-			List<Partition> preferred = partitions(leadership, view, true);
-			if (partitions == null || preferred == null) {
+			List<Partition> partitions = partitions(leadership, viewOf.apply(led.subject()));
+			if (partitions == null) {
 				continue;
 			}
 			String group = leadership.groupId();
@@ -135,11 +126,8 @@ final class AssignmentRealigner {
 			List<Member> members = leadership.members();
 			Locality current = ZoneAwareAssignment.locality(leadership.assignment(), members, partitions);
 			Locality allowed;
-			boolean belowPreferred;
 			try {
 				allowed = allowed(leadership, partitions);
-				belowPreferred = below(ZoneAwareAssignment.locality(leadership.assignment(), members, preferred),
-						allowed(leadership, preferred));
 			}
 			catch (IllegalStateException ex) {
 				// the rule's budget: the group is too large to compare at every refresh
@@ -156,13 +144,13 @@ final class AssignmentRealigner {
 			boolean withinInterval = last != null && now - last < this.settings.interval().toMillis();
 			Integer realignedIn = this.followUps.get(group);
 			boolean followUp = withinInterval && realignedIn != null && leadership.generation() > realignedIn;
-			// below only while leaders are away from their preferred replica: Kafka moves them back by itself
-			Duration wait = belowPreferred ? wait(leadership) : wait(leadership).plus(LEADERS_RETURN);
+			Duration wait = wait(leadership);
 			if (now - since < wait.toMillis() || (withinInterval && !followUp)) {
 				continue;
 			}
 			Runnable rebalance = Objects.requireNonNull(led.subject().consumer().rebalance());
 			try {
+				ZoneAwareAssignor.realignNext(leadership.clientId());
 				rebalance.run();
 			}
 			catch (RuntimeException ex) {
@@ -236,10 +224,10 @@ final class AssignmentRealigner {
 
 	/**
 	 * The partitions of a group's topics as the view has them, or {@code null} when the
-	 * view misses one of its topics; with {@code preferred}, each led by its preferred
-	 * replica (its first), where Kafka's leader rebalance brings leadership back.
+	 * view misses one of its topics; each led by its preferred replica (its first), as the
+	 * assignor judges them.
 	 */
-	private static @Nullable List<Partition> partitions(Leadership leadership, ClusterView view, boolean preferred) {
+	private static @Nullable List<Partition> partitions(Leadership leadership, ClusterView view) {
 		Set<String> topics = new TreeSet<>();
 		leadership.members().forEach((member) -> topics.addAll(member.topics()));
 		Map<String, List<Partition>> byTopic = new HashMap<>();
@@ -252,9 +240,10 @@ final class AssignmentRealigner {
 						inSync.add(rack);
 					}
 				});
-				int leader = (preferred && !placement.replicas().isEmpty()) ? placement.replicas().get(0)
-						: placement.leader();
-				String leaderZone = (leader >= 0) ? view.rackOf(leader) : null;
+				int first = placement.replicas().isEmpty() ? -1 : placement.replicas().get(0);
+				String preferredRack = (first >= 0) ? view.rackOf(first) : null;
+				String leaderZone = (preferredRack != null) ? preferredRack
+						: (placement.leader() >= 0) ? view.rackOf(placement.leader()) : null;
 				byTopic.computeIfAbsent(tp.topic(), (topic) -> new ArrayList<>())
 					.add(new Partition(tp, leaderZone, inSync));
 			}

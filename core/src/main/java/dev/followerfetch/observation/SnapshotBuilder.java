@@ -87,7 +87,7 @@ final class SnapshotBuilder {
 	 * @return the snapshot
 	 */
 	synchronized FollowerFetchSnapshot build(Reading reading) {
-		Instant now = this.clock.instant();
+		Instant now = (reading.readAt() != null) ? reading.readAt() : this.clock.instant();
 		String rack = reading.rack();
 		List<ClusterReading> read = reading.clusters().stream().filter((cluster) -> cluster.view() != null).toList();
 		if (read.isEmpty()) {
@@ -204,10 +204,19 @@ final class SnapshotBuilder {
 	 * @param problems what went wrong reading it
 	 * @param groupAssignments the zone-aware assignment facts of the groups this instance
 	 * leads, by listener id
+	 * @param readAt when the consumers were read, which the snapshot's time says (the
+	 * brokers are asked after them, which can take seconds), or {@code null} for the time
+	 * it is built
 	 */
 	record Reading(@Nullable String rack, @Nullable String source, List<ClusterReading> clusters,
-			List<ObservedProducer> producers, List<Problem> problems,
-			Map<String, Map<String, Object>> groupAssignments) {
+			List<ObservedProducer> producers, List<Problem> problems, Map<String, Map<String, Object>> groupAssignments,
+			@Nullable Instant readAt) {
+
+		Reading(@Nullable String rack, @Nullable String source, List<ClusterReading> clusters,
+				List<ObservedProducer> producers, List<Problem> problems,
+				Map<String, Map<String, Object>> groupAssignments) {
+			this(rack, source, clusters, producers, problems, groupAssignments, null);
+		}
 
 	}
 

@@ -28,6 +28,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 import dev.followerfetch.Policy;
 import dev.followerfetch.assignment.ZoneAwareAssignment.Balance;
@@ -36,6 +37,7 @@ import dev.followerfetch.assignment.ZoneAwareAssignment.Member;
 import dev.followerfetch.assignment.ZoneAwareAssignment.Partition;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Assume;
 import net.jqwik.api.Combinators;
 import net.jqwik.api.EdgeCasesMode;
 import net.jqwik.api.ForAll;
@@ -142,6 +144,39 @@ class ZoneAwareAssignmentPropertyTests {
 		})));
 		assertThat(ZoneAwareAssignment.handOver(target, first)).as("once the owners revoked what they lost")
 			.isEqualTo(target);
+	}
+
+	@Property(tries = 300, edgeCases = EdgeCasesMode.NONE)
+	void keepingOwnedPartitionsEachMemberKeepsAsManyOfThemAsItsCountsAllowAndTheCountsStayTheWrappedStrategys(
+			@ForAll("groups") Group group) {
+		// a group of one class of members in no zone keeps the wrapped strategy's assignment as it is
+		Assume.that(group.balance() == Balance.TOTAL && group.members().stream().anyMatch((m) -> m.zone() != null)
+				&& group.members().stream().map((m) -> Objects.toString(m.zone()) + m.policy()).distinct().count() > 1);
+		Map<String, List<TopicPartition>> owned = group.owned();
+		List<Member> owning = group.members()
+			.stream()
+			.map((member) -> new Member(member.id(), member.instance(), member.zone(), member.policy(),
+					member.topics(), Set.copyOf(owned.get(member.id()))))
+			.toList();
+		Map<String, List<TopicPartition>> assignment = ZoneAwareAssignment.assign(owning, group.partitions(),
+				Balance.TOTAL, group.reference(), Budget.DEFAULT, true);
+		Set<TopicPartition> pool = new HashSet<>();
+		group.reference().values().forEach(pool::addAll);
+		for (Member member : owning) {
+			Map<String, Long> counts = perTopic(group.reference().getOrDefault(member.id(), List.of()));
+			Map<String, Long> given = perTopic(assignment.get(member.id()));
+			assertThat(given).as("counts of %s", member.id()).isEqualTo(counts);
+			Map<String, Long> ownable = perTopic(member.owned().stream().filter(pool::contains).toList());
+			Map<String, Long> kept = perTopic(
+					assignment.get(member.id()).stream().filter(member.owned()::contains).toList());
+			ownable.forEach((topic, count) -> assertThat(kept.getOrDefault(topic, 0L))
+				.as("owned partitions of %s kept by %s", topic, member.id())
+				.isEqualTo(Math.min(count, counts.getOrDefault(topic, 0L))));
+		}
+	}
+
+	private static Map<String, Long> perTopic(Collection<TopicPartition> partitions) {
+		return partitions.stream().collect(Collectors.groupingBy(TopicPartition::topic, Collectors.counting()));
 	}
 
 	@Property(tries = 6, edgeCases = EdgeCasesMode.NONE)

@@ -18,6 +18,7 @@ package dev.followerfetch.assignment;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -128,6 +129,20 @@ class ZoneAwareAssignorTests {
 	}
 
 	@Test
+	void aPartitionCountsAsLedByItsPreferredReplicaWhileABrokerRestartMovedItsLeader() {
+		// the racks of the brokers, seen before broker 0 went down
+		assertThat(ZoneAwareAssignor.partitions(new Cluster("restarting", BROKERS, List.of(), Set.of(), Set.of()),
+				List.of("events"))).isEmpty();
+		assertThat(ZoneAwareAssignor.partitions(withoutBroker0("restarting"), List.of("events")))
+			.extracting((partition) -> partition.partition().partition() + "@" + partition.leaderZone())
+			.containsExactlyInAnyOrder("0@az-a", "1@az-b", "2@az-c", "3@az-a", "4@az-b", "5@az-c");
+		assertThat(ZoneAwareAssignor.partitions(withoutBroker0("unseen"), List.of("events")))
+			.as("a preferred replica of no known rack leaves the partition to its leader")
+			.extracting((partition) -> partition.partition().partition() + "@" + partition.leaderZone())
+			.containsExactlyInAnyOrder("0@az-b", "1@az-b", "2@az-c", "3@az-b", "4@az-b", "5@az-c");
+	}
+
+	@Test
 	void aMemberWithoutUserDataIsPlacedByItsRackId() {
 		Map<String, Subscription> subscriptions = new HashMap<>();
 		subscriptions.put("member-a", new Subscription(List.of("events"), null, List.of(), -1, Optional.of("az-a")));
@@ -141,7 +156,7 @@ class ZoneAwareAssignorTests {
 	}
 
 	@Test
-	void underTheCooperativeProtocolAPartitionThatChangesOwnerIsWithheldUntilTheNextRebalance() {
+	void underTheCooperativeProtocolMembersKeepWhatTheyOwnInTheirZoneFirstAndAMovedPartitionWaitsForTheNextRebalance() {
 		Map<String, Subscription> subscriptions = new HashMap<>();
 		// the members own what Kafka's range assignor gave them: member-a 0-2, member-b 3-5
 		subscriptions.put("member-a", subscription(data("az-a", Policy.LOCALITY), List.of(tp(0), tp(1), tp(2))));
@@ -151,6 +166,9 @@ class ZoneAwareAssignorTests {
 		Map<String, Assignment> first = assignor.assign(CLUSTER, new GroupSubscription(subscriptions))
 			.groupAssignment();
 		assertNothingOwnedIsGivenToAnother(subscriptions, first);
+		// cooperative-sticky keeps two of each, the first it finds; the zone-aware rule keeps the one in the zone first
+		assertThat(first.get("member-a").partitions()).containsExactlyInAnyOrder(tp(0), tp(1));
+		assertThat(first.get("member-b").partitions()).containsExactlyInAnyOrder(tp(3), tp(4));
 		assertThat(first.get("member-c").partitions()).isEmpty();
 
 		subscriptions.put("member-a", subscription(data("az-a", Policy.LOCALITY), first.get("member-a").partitions()));
@@ -158,9 +176,38 @@ class ZoneAwareAssignorTests {
 		Map<String, Assignment> second = assignor.assign(CLUSTER, new GroupSubscription(subscriptions))
 			.groupAssignment();
 		assertNothingOwnedIsGivenToAnother(subscriptions, second);
-		assertThat(second.get("member-a").partitions()).containsExactlyInAnyOrder(tp(0), tp(3));
-		assertThat(second.get("member-b").partitions()).containsExactlyInAnyOrder(tp(1), tp(4));
+		assertThat(second.get("member-a").partitions()).containsExactlyInAnyOrder(tp(0), tp(1));
+		assertThat(second.get("member-b").partitions()).containsExactlyInAnyOrder(tp(3), tp(4));
 		assertThat(second.get("member-c").partitions()).containsExactlyInAnyOrder(tp(2), tp(5));
+	}
+
+	@Test
+	void aRealignmentMovesOwnedPartitionsToTheirLeadersZoneOnceAndTheRebalanceAfterItCompletesTheMove() {
+		ZoneAwareAssignor assignor = configured(Map.of(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
+				ZONE_AWARE + "," + CooperativeStickyAssignor.class.getName(), ConsumerConfig.CLIENT_ID_CONFIG,
+				"realigning-client"));
+		Map<String, Subscription> subscriptions = new HashMap<>();
+		subscriptions.put("member-a", subscription(data("az-a", Policy.LOCALITY), List.of(tp(0), tp(1))));
+		subscriptions.put("member-b", subscription(data("az-b", Policy.LOCALITY), List.of(tp(3), tp(4))));
+		subscriptions.put("member-c", subscription(data("az-c", Policy.LOCALITY), List.of(tp(2), tp(5))));
+		Map<String, Assignment> kept = assignor.assign(CLUSTER, new GroupSubscription(subscriptions))
+			.groupAssignment();
+		assertThat(kept.get("member-a").partitions()).containsExactlyInAnyOrder(tp(0), tp(1));
+
+		assertThat(ZoneAwareAssignor.realignNext("realigning-client")).isTrue();
+		Map<String, Assignment> realigned = assignor.assign(CLUSTER, new GroupSubscription(subscriptions))
+			.groupAssignment();
+		assertNothingOwnedIsGivenToAnother(subscriptions, realigned);
+		assertThat(realigned.get("member-a").partitions()).containsExactly(tp(0));
+		assertThat(realigned.get("member-b").partitions()).containsExactly(tp(4));
+
+		subscriptions.put("member-a", subscription(data("az-a", Policy.LOCALITY), List.of(tp(0))));
+		subscriptions.put("member-b", subscription(data("az-b", Policy.LOCALITY), List.of(tp(4))));
+		Map<String, Assignment> after = assignor.assign(CLUSTER, new GroupSubscription(subscriptions))
+			.groupAssignment();
+		assertThat(after.get("member-a").partitions()).containsExactlyInAnyOrder(tp(0), tp(3));
+		assertThat(after.get("member-b").partitions()).containsExactlyInAnyOrder(tp(1), tp(4));
+		assertThat(after.get("member-c").partitions()).containsExactlyInAnyOrder(tp(2), tp(5));
 	}
 
 	@Test
@@ -297,15 +344,38 @@ class ZoneAwareAssignorTests {
 	}
 
 	/**
-	 * Partition p led by broker p % 3, every broker in sync.
+	 * Partition p led by broker p % 3, its preferred replica, every broker in sync.
 	 */
 	private static Cluster cluster(int partitions) {
 		List<PartitionInfo> infos = new ArrayList<>();
-		Node[] all = BROKERS.toArray(Node[]::new);
 		for (int p = 0; p < partitions; p++) {
-			infos.add(new PartitionInfo("events", p, BROKERS.get(p % 3), all, all));
+			Node[] replicas = preferring(p % 3);
+			infos.add(new PartitionInfo("events", p, replicas[0], replicas, replicas));
 		}
 		return new Cluster("id", BROKERS, infos, Set.of(), Set.of());
+	}
+
+	/**
+	 * Six partitions as {@link #cluster(int)} has them while broker 0 is down: its metadata
+	 * carries no rack and broker 1 leads the partitions it prefers.
+	 */
+	private static Cluster withoutBroker0(String clusterId) {
+		Node down = new Node(0, "", -1);
+		List<PartitionInfo> infos = new ArrayList<>();
+		for (int p = 0; p < 6; p++) {
+			Node[] replicas = preferring(p % 3);
+			Node[] known = Arrays.stream(replicas).map((node) -> (node.id() == 0) ? down : node).toArray(Node[]::new);
+			Node[] inSync = Arrays.stream(replicas).filter((node) -> node.id() != 0).toArray(Node[]::new);
+			infos.add(new PartitionInfo("events", p, (p % 3 == 0) ? BROKERS.get(1) : replicas[0], known, inSync));
+		}
+		return new Cluster(clusterId, List.of(BROKERS.get(1), BROKERS.get(2)), infos, Set.of(), Set.of());
+	}
+
+	/**
+	 * Every broker, the given one first.
+	 */
+	private static Node[] preferring(int broker) {
+		return new Node[] { BROKERS.get(broker), BROKERS.get((broker + 1) % 3), BROKERS.get((broker + 2) % 3) };
 	}
 
 	private static TopicPartition tp(int partition) {

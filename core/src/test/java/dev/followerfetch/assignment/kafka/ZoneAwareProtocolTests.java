@@ -138,7 +138,8 @@ class ZoneAwareProtocolTests extends ConsumerProtocolTest {
 	}
 
 	private static PartitionInfo partition(int partition, Node leader) {
-		return new PartitionInfo("events", partition, leader, BROKERS, BROKERS);
+		Node[] replicas = { leader, BROKERS[(leader.id() + 1) % 3], BROKERS[(leader.id() + 2) % 3] };
+		return new PartitionInfo("events", partition, leader, replicas, replicas);
 	}
 
 }
