@@ -17,6 +17,7 @@ package dev.followerfetch.observation;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -95,6 +96,8 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 
 	private volatile @Nullable ScheduledExecutorService scheduler;
 
+	private final Clock clock;
+
 	ReadLocalityMonitor(Supplier<DetectedRack> detectedRack, Supplier<List<ObservedConsumers>> sources,
 			@Nullable OtherConsumers others, Supplier<List<ObservedProducer>> producers, ClusterInspectors inspectors,
 			MonitorSettings settings, Clock clock) {
@@ -104,6 +107,7 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 		this.others = others;
 		this.inspectors = inspectors;
 		this.settings = settings;
+		this.clock = clock;
 		this.builder = new SnapshotBuilder(settings.maxListedPartitions(), settings.fallbackGrace(),
 				settings.defaultPolicy(), clock);
 		this.realigner = new AssignmentRealigner(ZoneAwareAssignor::leaderships, settings.realign(), clock);
@@ -163,6 +167,8 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 	}
 
 	private FollowerFetchSnapshot take() {
+		// the snapshot shows the consumers as read now: the brokers' answers come after them
+		Instant readAt = this.clock.instant();
 		DetectedRack detected = this.detectedRack.get();
 		String rack = ClientRack.zoneOf(detected.rack().orElse(null));
 		List<Problem> problems = new ArrayList<>();
@@ -207,7 +213,7 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 		boolean anyRead = clusters.stream().anyMatch((cluster) -> cluster.view() != null);
 		Map<String, Map<String, Object>> groups = anyRead ? this.realigner.check(all, viewOf::get) : Map.of();
 		return this.builder.build(new Reading(rack, detected.source().orElse(null), clusters, producers, problems,
-				groups));
+				groups, readAt));
 	}
 
 	/**

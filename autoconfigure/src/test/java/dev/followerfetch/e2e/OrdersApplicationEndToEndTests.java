@@ -31,6 +31,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.kafka.annotation.KafkaListener;
 import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
 import org.springframework.kafka.listener.MessageListenerContainer;
+import org.springframework.test.annotation.DirtiesContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -39,8 +40,9 @@ import static org.awaitility.Awaitility.await;
  * An application's own {@code @SpringBootTest} on the three-zone cluster, the one
  * docs/testing.md quotes: the cluster and its topic from {@code @MultiZoneKafka}, an
  * explicit rack, a short refresh, and the wait for what the listener's Kafka consumer
- * reports and for the starter's {@code ACTIVE} state. It uses no API that differs between
- * Spring Boot 3.5 and 4.
+ * reports and for the starter's {@code ACTIVE} state; {@code @DirtiesContext} closes the
+ * application and its cluster after the class. It uses no API that differs between Spring
+ * Boot 3.5 and 4.
  *
  * @author follower-fetch authors
  */
@@ -48,6 +50,7 @@ import static org.awaitility.Awaitility.await;
 		properties = { "follower-fetch.rack=az-b", "follower-fetch.observation.refresh-interval=1s",
 				"spring.kafka.consumer.auto-offset-reset=earliest" })
 @MultiZoneKafka(zones = { "az-a", "az-b", "az-c" }, topics = "orders")
+@DirtiesContext
 class OrdersApplicationEndToEndTests {
 
 	@Autowired

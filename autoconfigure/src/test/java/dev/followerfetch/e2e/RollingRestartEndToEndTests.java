@@ -22,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
 
 import dev.followerfetch.policy.BrokerBounceRejoins;
 import dev.followerfetch.test.MultiZoneKafkaCluster;
@@ -94,7 +95,11 @@ class RollingRestartEndToEndTests {
 					ZONES.stream().map((zone) -> start(zone, starterGroup)).toList());
 			groups.values().forEach(RollingRestartEndToEndTests::awaitEveryPartitionAssigned);
 			Map<String, Map<String, Integer>> before = new HashMap<>();
-			groups.forEach((name, instances) -> before.put(name, rebalances(instances)));
+			Map<String, Map<String, Integer>> revokedBefore = new HashMap<>();
+			groups.forEach((name, instances) -> {
+				before.put(name, rebalances(instances));
+				revokedBefore.put(name, revoked(instances));
+			});
 
 			long rollAt = System.nanoTime();
 			for (int broker : List.of(1, 2)) {
@@ -126,7 +131,7 @@ class RollingRestartEndToEndTests {
 					assertThat(deliveries).as("%s %s: records received twice", name, listener)
 						.isEqualTo(produced.size());
 					int rebalances = after.get(listener) - before.get(name).get(listener);
-					int revokedPartitions = instances.stream().mapToInt((context) -> revoked(context, listener)).sum();
+					int revokedPartitions = revoked(instances).get(listener) - revokedBefore.get(name).get(listener);
 					revoked.computeIfAbsent(name, (key) -> new HashMap<>()).put(listener, revokedPartitions);
 					rebalanced.computeIfAbsent(name, (key) -> new HashMap<>()).put(listener, rebalances);
 					rows.add("%-31s %-9s  rebalances %d, partitions revoked %2d, lost 0, read twice 0, longest gap %5d ms, p99 %5d ms"
@@ -176,12 +181,28 @@ class RollingRestartEndToEndTests {
 			.run();
 	}
 
+	/**
+	 * Wait until every instance reads a share of each listener's partitions, all six are
+	 * assigned, and no rebalance has come for two seconds: the group has formed.
+	 */
 	private static void awaitEveryPartitionAssigned(List<ConfigurableApplicationContext> instances) {
 		for (String listener : LISTENERS) {
 			await(listener + " assigned every partition").atMost(TIMEOUT).until(() -> instances.stream()
-				.mapToInt((context) -> container(context, listener).getAssignedPartitions().size())
-				.sum() == 6);
+				.allMatch((context) -> !container(context, listener).getAssignedPartitions().isEmpty())
+					&& instances.stream()
+						.mapToInt((context) -> container(context, listener).getAssignedPartitions().size())
+						.sum() == 6);
 		}
+		AtomicReference<Map<String, Integer>> last = new AtomicReference<>(rebalances(instances));
+		long[] since = { System.nanoTime() };
+		await("no rebalance for 2 s").atMost(TIMEOUT).pollInterval(Duration.ofMillis(200)).until(() -> {
+			Map<String, Integer> now = rebalances(instances);
+			if (!now.equals(last.get())) {
+				last.set(now);
+				since[0] = System.nanoTime();
+			}
+			return System.nanoTime() - since[0] > Duration.ofSeconds(2).toNanos();
+		});
 	}
 
 	private static Map<String, Long> received(List<ConfigurableApplicationContext> instances, String listener) {
@@ -193,14 +214,15 @@ class RollingRestartEndToEndTests {
 	}
 
 	/**
-	 * The rebalances each listener's consumers went through, over every instance, from
-	 * their own {@code rebalance-total} metric.
+	 * The rebalances each listener's group went through: the most any of its consumers
+	 * counts in its own {@code rebalance-total} metric (every member takes part in each).
 	 */
 	private static Map<String, Integer> rebalances(List<ConfigurableApplicationContext> instances) {
 		Map<String, Integer> rebalances = new HashMap<>();
 		for (String listener : LISTENERS) {
-			int total = 0;
+			int most = 0;
 			for (ConfigurableApplicationContext context : instances) {
+				int total = 0;
 				for (Map<MetricName, ? extends Metric> metrics : container(context, listener).metrics().values()) {
 					for (Map.Entry<MetricName, ? extends Metric> metric : metrics.entrySet()) {
 						if (metric.getKey().group().equals("consumer-coordinator-metrics")
@@ -209,15 +231,25 @@ class RollingRestartEndToEndTests {
 						}
 					}
 				}
+				most = Math.max(most, total);
 			}
-			rebalances.put(listener, total);
+			rebalances.put(listener, most);
 		}
 		return rebalances;
 	}
 
-	private static int revoked(ConfigurableApplicationContext context, String listener) {
-		return context.getBean(Revocations.class)
-			.revoked(context.getEnvironment().getProperty("test.group") + "-" + listener);
+	/**
+	 * The partitions each listener's consumers had revoked, over every instance.
+	 */
+	private static Map<String, Integer> revoked(List<ConfigurableApplicationContext> instances) {
+		Map<String, Integer> revoked = new HashMap<>();
+		for (String listener : LISTENERS) {
+			revoked.put(listener, instances.stream()
+				.mapToInt((context) -> context.getBean(Revocations.class)
+					.revoked(context.getEnvironment().getProperty("test.group") + "-" + listener))
+				.sum());
+		}
+		return revoked;
 	}
 
 	private static MessageListenerContainer container(ConfigurableApplicationContext context, String listener) {

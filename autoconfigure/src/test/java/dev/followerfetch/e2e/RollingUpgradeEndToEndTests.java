@@ -75,25 +75,27 @@ class RollingUpgradeEndToEndTests {
 		cluster.createTopicLedByEveryZone("upgrade", 6, 3);
 		String group = UUID.randomUUID().toString();
 		List<ConfigurableApplicationContext> everyInstance = new ArrayList<>();
+		// what each instance received, also once it has stopped
+		List<Listeners> received = new ArrayList<>();
 		Set<String> strategies = new LinkedHashSet<>();
 		try (SteadyProducer producer = SteadyProducer.start(cluster.bootstrapServers(), "upgrade", RECORDS_PER_SECOND);
 				Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
 						cluster.bootstrapServers()))) {
-			ConfigurableApplicationContext previousA = track(everyInstance, previousRelease("az-a", group));
-			ConfigurableApplicationContext previousB = track(everyInstance, previousRelease("az-b", group));
-			ConfigurableApplicationContext plain = track(everyInstance, withoutStarter(group));
-			strategies.add(settle(admin, group, everyInstance));
+			ConfigurableApplicationContext previousA = track(everyInstance, received, previousRelease("az-a", group));
+			ConfigurableApplicationContext previousB = track(everyInstance, received, previousRelease("az-b", group));
+			ConfigurableApplicationContext plain = track(everyInstance, received, withoutStarter(group));
+			strategies.add(settle(admin, group, everyInstance, received));
 
 			previousA.close();
-			track(everyInstance, thisRelease("az-a", group));
-			strategies.add(settle(admin, group, everyInstance));
+			track(everyInstance, received, thisRelease("az-a", group));
+			strategies.add(settle(admin, group, everyInstance, received));
 
 			previousB.close();
-			track(everyInstance, thisRelease("az-b", group));
-			strategies.add(settle(admin, group, everyInstance));
+			track(everyInstance, received, thisRelease("az-b", group));
+			strategies.add(settle(admin, group, everyInstance, received));
 
 			plain.close();
-			String last = settle(admin, group, everyInstance);
+			String last = settle(admin, group, everyInstance, received);
 			strategies.add(last);
 
 			producer.stop();
@@ -101,11 +103,11 @@ class RollingUpgradeEndToEndTests {
 			Set<String> produced = producer.acknowledged().keySet();
 			for (String listener : List.of("analytics", "payments")) {
 				await(listener + " of the group reads every acknowledged record").atMost(TIMEOUT)
-					.until(() -> keys(everyInstance, listener).containsAll(produced));
-				assertThat(keys(everyInstance, listener)).containsExactlyInAnyOrderElementsOf(produced);
-				assertThat(everyInstance.stream()
-					.mapToInt((context) -> context.getBean(Listeners.class).deliveries(listener))
-					.sum()).as("%s deliveries: each record once", listener).isEqualTo(produced.size());
+					.until(() -> keys(received, listener).containsAll(produced));
+				assertThat(keys(received, listener)).containsExactlyInAnyOrderElementsOf(produced);
+				assertThat(received.stream().mapToInt((listeners) -> listeners.deliveries(listener)).sum())
+					.as("%s deliveries: each record once", listener)
+					.isEqualTo(produced.size());
 			}
 			System.out.printf("Rolling upgrade: %d records acknowledged, each read once by each listener's group; "
 					+ "strategies selected in turn: %s%n", produced.size(), strategies);
@@ -120,8 +122,8 @@ class RollingUpgradeEndToEndTests {
 	 * Wait until every partition is assigned once over the running instances and records
 	 * keep coming, and return the strategy the group selected.
 	 */
-	private static String settle(Admin admin, String group, List<ConfigurableApplicationContext> instances)
-			throws Exception {
+	private static String settle(Admin admin, String group, List<ConfigurableApplicationContext> instances,
+			List<Listeners> received) throws Exception {
 		for (String listener : List.of("analytics", "payments")) {
 			await(listener + " assigned every partition once").atMost(TIMEOUT).until(() -> {
 				List<Integer> assigned = new ArrayList<>();
@@ -133,9 +135,9 @@ class RollingUpgradeEndToEndTests {
 						.forEach((tp) -> assigned.add(tp.partition())));
 				return assigned.size() == 6 && new HashSet<>(assigned).size() == 6;
 			});
-			int before = keys(instances, listener).size();
+			int before = keys(received, listener).size();
 			await(listener + " keeps reading").atMost(TIMEOUT)
-				.until(() -> keys(instances, listener).size() >= before + RECORDS_PER_SECOND);
+				.until(() -> keys(received, listener).size() >= before + RECORDS_PER_SECOND);
 		}
 		ConsumerGroupDescription description = admin.describeConsumerGroups(List.of(group + "-analytics"))
 			.describedGroups()
@@ -144,15 +146,16 @@ class RollingUpgradeEndToEndTests {
 		return description.partitionAssignor();
 	}
 
-	private static Set<String> keys(List<ConfigurableApplicationContext> instances, String listener) {
+	private static Set<String> keys(List<Listeners> received, String listener) {
 		Set<String> keys = new HashSet<>();
-		instances.forEach((context) -> keys.addAll(context.getBean(Listeners.class).keys(listener).keySet()));
+		received.forEach((listeners) -> keys.addAll(listeners.keys(listener).keySet()));
 		return keys;
 	}
 
 	private static ConfigurableApplicationContext track(List<ConfigurableApplicationContext> instances,
-			ConfigurableApplicationContext instance) {
+			List<Listeners> received, ConfigurableApplicationContext instance) {
 		instances.add(instance);
+		received.add(instance.getBean(Listeners.class));
 		return instance;
 	}
 

@@ -53,7 +53,7 @@ import org.jspecify.annotations.Nullable;
  * Within that, in this order: each partition to a member in its leader's zone (the
  * rack-aware selector serves a member from the leader when they share a zone, whatever its
  * policy), then, for LOCALITY members, to a member in a zone with an in-sync replica, then
- * the reference's own choice. Every objective is exact: each group of partitions assigned
+ * what the member owns, then the reference's own choice. Every objective is exact: each group of partitions assigned
  * together is a minimum-cost flow whose costs are compared in that order, over classes of
  * alike partitions and members, so its size grows with the partitions and members, not
  * their product. Deterministic for the same input; members are ordered as Kafka's range
