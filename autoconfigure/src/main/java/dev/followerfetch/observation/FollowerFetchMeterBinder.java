@@ -15,7 +15,11 @@
  */
 package dev.followerfetch.observation;
 
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -24,6 +28,7 @@ import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.policy.ConsumerKind;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.BaseUnits;
@@ -34,8 +39,11 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * zone per listener, Streams application, binding, other consumer or share consumer (its
  * {@code kind} tag), the zone-local ones from the leader or a follower (its {@code replica}
  * tag), bytes received from each side, the rack in use and the state. Meters of a
- * consumer are registered when it first appears in a snapshot; other and share consumers
- * are named by client id, so at most {@value #MAX_OTHER_CONSUMERS} of them get meters. Bytes each
+ * consumer are registered when it first appears in a snapshot and removed when its source
+ * no longer lists it (a consumer the application built and closed), as Micrometer's
+ * {@code KafkaMetrics} removes the meters of metrics that went away; other and share
+ * consumers are named by client id, so at most {@value #MAX_OTHER_CONSUMERS} of them have
+ * meters at a time. Bytes each
  * producer factory sent to either side, at most {@value #MAX_PRODUCERS} factories.
  *
  * @author follower-fetch authors
@@ -52,9 +60,9 @@ final class FollowerFetchMeterBinder implements MeterBinder {
 
 	private final Set<MeterRegistry> registries = ConcurrentHashMap.newKeySet();
 
-	private final Set<String> bound = ConcurrentHashMap.newKeySet();
+	private final Map<Owner, List<Registered>> consumerMeters = new ConcurrentHashMap<>();
 
-	private final Set<String> boundOthers = ConcurrentHashMap.newKeySet();
+	private final Set<String> bound = ConcurrentHashMap.newKeySet();
 
 	private final Set<String> boundProducers = ConcurrentHashMap.newKeySet();
 
@@ -81,43 +89,59 @@ final class FollowerFetchMeterBinder implements MeterBinder {
 		bindListeners(this.monitor.snapshot());
 	}
 
-	void bindListeners(FollowerFetchSnapshot snapshot) {
+	synchronized void bindListeners(FollowerFetchSnapshot snapshot) {
+		removeGone();
 		bindProducers(snapshot);
 		for (ConsumerReads reads : snapshot.all()) {
-			ConsumerKind kind = reads.kind();
-			String name = reads.name();
-			String policy = reads.policy().name().toLowerCase(Locale.ROOT);
-			if ((kind == ConsumerKind.OTHER || kind == ConsumerKind.SHARE)
-					&& !this.boundOthers.contains(kind.tag() + ":" + name)) {
-				if (this.boundOthers.size() >= MAX_OTHER_CONSUMERS) {
-					continue;
-				}
-				this.boundOthers.add(kind.tag() + ":" + name);
+			Owner owner = new Owner(reads.kind(), reads.name());
+			if (owner.namedByClientId() && !this.consumerMeters.containsKey(owner)
+					&& this.consumerMeters.keySet().stream().filter(Owner::namedByClientId).count() >= MAX_OTHER_CONSUMERS) {
+				continue;
 			}
+			List<Registered> meters = this.consumerMeters.computeIfAbsent(owner, (key) -> new ArrayList<>());
 			for (MeterRegistry registry : this.registries) {
-				if (!this.bound.add(kind.tag() + ":" + name + "@" + System.identityHashCode(registry))) {
+				if (!this.bound.add(owner.key() + "@" + System.identityHashCode(registry))) {
 					continue;
 				}
-				for (Replica replica : Replica.values()) {
-					Gauge
-						.builder("follower.fetch.partitions", this.monitor,
-								(monitor) -> partitions(monitor, kind, name, replica))
-						.description("Assigned partitions last read from a broker in this zone (local: from the "
-								+ "leader or an in-sync follower) or another (remote)")
-						.tags(Tags.of("listener", name, "kind", kind.tag(), "policy", policy, "zone",
-								replica.local ? "local" : "remote", "replica", replica.tag))
-						.register(registry);
-				}
-				for (boolean local : new boolean[] { true, false }) {
-					Tags tags = Tags.of("listener", name, "kind", kind.tag(), "policy", policy, "zone",
-							local ? "local" : "remote");
-					FunctionCounter
-						.builder("follower.fetch.bytes", this.monitor, (monitor) -> monitor.bytes(kind, name, local))
-						.description("Bytes received from brokers in this zone (local) or another (remote)")
-						.baseUnit(BaseUnits.BYTES)
-						.tags(tags)
-						.register(registry);
-				}
+				register(registry, owner, reads.policy().name().toLowerCase(Locale.ROOT))
+					.forEach((meter) -> meters.add(new Registered(registry, meter)));
+			}
+		}
+	}
+
+	private List<Meter> register(MeterRegistry registry, Owner owner, String policy) {
+		ConsumerKind kind = owner.kind();
+		String name = owner.name();
+		List<Meter> meters = new ArrayList<>();
+		for (Replica replica : Replica.values()) {
+			meters.add(Gauge
+				.builder("follower.fetch.partitions", this.monitor, (monitor) -> partitions(monitor, kind, name, replica))
+				.description("Assigned partitions last read from a broker in this zone (local: from the "
+						+ "leader or an in-sync follower) or another (remote)")
+				.tags(Tags.of("listener", name, "kind", kind.tag(), "policy", policy, "zone",
+						replica.local ? "local" : "remote", "replica", replica.tag))
+				.register(registry));
+		}
+		for (boolean local : new boolean[] { true, false }) {
+			meters.add(FunctionCounter
+				.builder("follower.fetch.bytes", this.monitor, (monitor) -> monitor.bytes(kind, name, local))
+				.description("Bytes received from brokers in this zone (local) or another (remote)")
+				.baseUnit(BaseUnits.BYTES)
+				.tags(Tags.of("listener", name, "kind", kind.tag(), "policy", policy, "zone", local ? "local" : "remote"))
+				.register(registry));
+		}
+		return meters;
+	}
+
+	private void removeGone() {
+		for (Iterator<Map.Entry<Owner, List<Registered>>> entries = this.consumerMeters.entrySet().iterator(); entries
+			.hasNext();) {
+			Map.Entry<Owner, List<Registered>> entry = entries.next();
+			Owner owner = entry.getKey();
+			if (!this.monitor.lists(owner.kind(), owner.name())) {
+				entry.getValue().forEach((registered) -> registered.registry().remove(registered.meter()));
+				this.bound.removeIf((key) -> key.startsWith(owner.key() + "@"));
+				entries.remove();
 			}
 		}
 	}
@@ -157,6 +181,25 @@ final class FollowerFetchMeterBinder implements MeterBinder {
 			case LOCAL_FOLLOWER -> reads.zoneLocalPartitions() - reads.zoneLocalLeaderPartitions();
 			case REMOTE -> reads.crossZonePartitions();
 		};
+	}
+
+	/**
+	 * A consumer that has meters.
+	 */
+	private record Owner(ConsumerKind kind, String name) {
+
+		String key() {
+			return this.kind.tag() + ":" + this.name;
+		}
+
+		boolean namedByClientId() {
+			return this.kind == ConsumerKind.OTHER || this.kind == ConsumerKind.SHARE;
+		}
+
+	}
+
+	private record Registered(MeterRegistry registry, Meter meter) {
+
 	}
 
 	/**

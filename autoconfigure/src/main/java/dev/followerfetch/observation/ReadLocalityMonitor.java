@@ -136,6 +136,18 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 	}
 
 	/**
+	 * Whether one consumer was listed by its source at the last refresh. A listener,
+	 * Streams application or binding is listed while its bean lives; a consumer the
+	 * application built is listed until it is closed.
+	 * @param kind how the application consumes
+	 * @param name the listener id, application id, binding name or client id
+	 * @return {@code true} while it is listed
+	 */
+	public boolean lists(ConsumerKind kind, String name) {
+		return this.builder.lists(kind, name);
+	}
+
+	/**
 	 * Bytes sent by one producer factory's producers since start-up, to brokers in this
 	 * zone or in others. Monotonic across producer restarts.
 	 * @param producer the producer factory's name

@@ -95,7 +95,7 @@ class HandBuiltConsumerEndToEndTests {
 	}
 
 	@Test
-	void aConsumerBuiltWithoutARackIsNamedByItsClientIdAndMakesTheStateUncovered() {
+	void aConsumerBuiltWithoutARackIsNamedByItsClientIdMakesTheStateUncoveredAndLosesItsMetersWhenClosed() {
 		Map<String, Object> config = context.getBean(KafkaProperties.class).buildConsumerProperties();
 		config.put(ConsumerConfig.CLIENT_ID_CONFIG, "hand-built-plain");
 		try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config)) {
@@ -128,6 +128,13 @@ class HandBuiltConsumerEndToEndTests {
 			});
 			assertThat(registry.get("follower.fetch.state").tags("state", "UNCOVERED").gauge().value()).isEqualTo(1);
 		}
+		MeterRegistry registry = context.getBean(MeterRegistry.class);
+		await().atMost(TIMEOUT)
+			.untilAsserted(() -> assertThat(registry.find("follower.fetch.partitions")
+				.tag("listener", "hand-built-plain")
+				.gauges()).isEmpty());
+		assertThat(registry.find("follower.fetch.bytes").tag("listener", "hand-built-plain").functionCounters())
+			.isEmpty();
 	}
 
 	@Test

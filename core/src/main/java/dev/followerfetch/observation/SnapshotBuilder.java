@@ -89,6 +89,11 @@ final class SnapshotBuilder {
 	synchronized FollowerFetchSnapshot build(Reading reading) {
 		Instant now = (reading.readAt() != null) ? reading.readAt() : this.clock.instant();
 		String rack = reading.rack();
+		this.receivedBytes.retain(reading.clusters()
+			.stream()
+			.flatMap((cluster) -> cluster.subjects().stream())
+			.map((subject) -> new ConsumerKey(subject.consumer().kind(), subject.consumer().name()))
+			.collect(Collectors.toSet()));
 		List<ClusterReading> read = reading.clusters().stream().filter((cluster) -> cluster.view() != null).toList();
 		if (read.isEmpty()) {
 			boolean locality = ReadLocalityJudge.readsWithLocality(reading.clusters()
@@ -152,6 +157,17 @@ final class SnapshotBuilder {
 	 */
 	double receivedBytes(ConsumerKind kind, String name, boolean local) {
 		return this.receivedBytes.total(new ConsumerKey(kind, name), local);
+	}
+
+	/**
+	 * Whether one consumer was listed at the last refresh (and counted since it appeared):
+	 * the meters of a consumer that is not are removed.
+	 * @param kind how the application consumes
+	 * @param name the consumer's name
+	 * @return {@code true} while the consumer is listed
+	 */
+	boolean lists(ConsumerKind kind, String name) {
+		return this.receivedBytes.counts(new ConsumerKey(kind, name));
 	}
 
 	/**

@@ -19,6 +19,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.followerfetch.observation.ClientMetrics.NodeTotal;
@@ -29,7 +30,8 @@ import org.jspecify.annotations.Nullable;
  * and in others since start-up, accumulated from its clients' per-broker counters as
  * deltas, so the totals stay monotonic when clients are recreated or rebalanced. A
  * counter that is not the one seen last time (another {@code Metric}, another client
- * start time) or that went down started again from zero.
+ * start time) or that went down started again from zero. An owner no longer listed is
+ * forgotten: its totals start from zero if it comes back.
  *
  * @param <K> what the totals are kept for: a consumer, a producer factory
  * @author follower-fetch authors
@@ -74,6 +76,24 @@ final class ZoneBytes<K> {
 		}
 		this.lastTotals.put(owner, now);
 		return totals;
+	}
+
+	/**
+	 * Forget the owners not listed any more, so that totals do not outlive their clients.
+	 * @param listed the owners listed now
+	 */
+	synchronized void retain(Set<K> listed) {
+		this.lastTotals.keySet().retainAll(listed);
+		this.totals.keySet().retainAll(listed);
+	}
+
+	/**
+	 * Whether one owner's totals are kept: it was counted and is still listed.
+	 * @param owner the consumer or producer factory
+	 * @return {@code true} when its totals are kept
+	 */
+	boolean counts(K owner) {
+		return this.totals.containsKey(owner);
 	}
 
 	/**

@@ -123,6 +123,28 @@ class SnapshotBuilderTests {
 	}
 
 	@Test
+	void aConsumerNoLongerListedIsForgottenAndCountsFromZeroWhenItComesBack() {
+		build(listener("payments", IN_ZONE, new NodeTotal(1, 1000, 1L)), listener("audit", IN_ZONE));
+		assertThat(this.builder.lists(ConsumerKind.LISTENER, "payments")).isTrue();
+		build(listener("audit", IN_ZONE));
+		assertThat(this.builder.lists(ConsumerKind.LISTENER, "payments")).isFalse();
+		assertThat(this.builder.lists(ConsumerKind.LISTENER, "audit")).isTrue();
+		assertThat(this.builder.receivedBytes(ConsumerKind.LISTENER, "payments", true)).isZero();
+		build(listener("payments", IN_ZONE, new NodeTotal(1, 400, 2L)));
+		assertThat(this.builder.receivedBytes(ConsumerKind.LISTENER, "payments", true)).isEqualTo(400);
+	}
+
+	@Test
+	void aConsumerStillListedWhileNoClusterAnswersIsNotForgotten() {
+		build(listener("payments", IN_ZONE, new NodeTotal(1, 1000, 1L)));
+		this.builder.build(new Reading("az-b", "property",
+				List.of(new ClusterReading(null, null, List.of(listener("payments", FROM_LEADERS)), false)), List.of(),
+				List.of(Problem.brokersUnreachable(null, "TimeoutException: timed out")), Map.of()));
+		assertThat(this.builder.lists(ConsumerKind.LISTENER, "payments")).isTrue();
+		assertThat(this.builder.receivedBytes(ConsumerKind.LISTENER, "payments", true)).isEqualTo(1000);
+	}
+
+	@Test
 	void aClusterThatNeverAnsweredLeavesTheApplicationStartingWithWhatWentWrong() {
 		Problem timedOut = Problem.brokersUnreachable(null, "TimeoutException: timed out");
 		Reading reading = new Reading("az-b", "property",
