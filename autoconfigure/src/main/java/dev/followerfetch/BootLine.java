@@ -20,10 +20,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The Spring Boot line this adapter is built for, checked against the running one before
- * anything else: each starter is built for one line (the Boot 3 one from these sources,
- * through {@code boot3/boot3-sources.xml}, which changes {@link #MAJOR}), and on another
- * its health contributor would be left out without a word. Public for the adapter's
- * packages only.
+ * anything else: each starter is built for one line (the shared sources with that line's
+ * own, {@code BuiltFor} among them), and on another its health contributor would be left
+ * out without a word. Public for the adapter's packages only.
  *
  * @author follower-fetch authors
  */
@@ -32,7 +31,7 @@ public final class BootLine {
 	/**
 	 * The major version of Spring Boot this adapter is built for.
 	 */
-	public static final int MAJOR = 4;
+	public static final int MAJOR = BuiltFor.BOOT_MAJOR;
 
 	private BootLine() {
 	}

@@ -22,6 +22,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 import dev.followerfetch.FollowerFetchProperties;
 import dev.followerfetch.Policy;
@@ -54,11 +55,9 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
-import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
-import org.springframework.boot.health.contributor.HealthIndicator;
-import org.springframework.boot.health.contributor.Status;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.core.annotation.Order;
 import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 import org.springframework.kafka.core.ConsumerFactory;
@@ -76,7 +75,12 @@ import org.springframework.util.StringUtils;
 		FetchPolicyAutoConfiguration.class, BinderClientRackAutoConfiguration.class })
 @ConditionalOnClass(ConsumerFactory.class)
 @EnableConfigurationProperties(FollowerFetchProperties.class)
+@Import(FollowerFetchHealthConfiguration.class)
 public final class FollowerFetchObservationAutoConfiguration {
+
+	private static final Log logger = LogFactory.getLog(FollowerFetchObservationAutoConfiguration.class);
+
+	private static final List<String> KNOWN_STATUSES = List.of("UNKNOWN", "DOWN", "OUT_OF_SERVICE", "UP");
 
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnBooleanProperty(name = "follower-fetch.enabled", matchIfMissing = true)
@@ -196,40 +200,37 @@ public final class FollowerFetchObservationAutoConfiguration {
 
 	}
 
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass(HealthIndicator.class)
-	@ConditionalOnEnabledHealthIndicator("followerfetch")
-	static class HealthConfiguration {
-
-		private static final Log logger = LogFactory.getLog(HealthConfiguration.class);
-
-		private static final List<Status> KNOWN_STATUSES = List.of(Status.UNKNOWN, Status.DOWN, Status.OUT_OF_SERVICE,
-				Status.UP);
-
-		@Bean
-		@ConditionalOnMissingBean(name = "followerFetchHealthIndicator")
-		FollowerFetchHealthIndicator followerFetchHealthIndicator(FollowerFetchProperties properties,
-				ObjectProvider<ReadLocalityMonitor> monitor) {
-			String degraded = properties.getHealth().getDegradedStatus();
-			if (!StringUtils.hasText(degraded)) {
-				throw new InvalidConfigurationPropertyValueException("follower-fetch.health.degraded-status", degraded,
-						"Must be a health status code such as UNKNOWN, DOWN or OUT_OF_SERVICE.");
-			}
-			Status status = new Status(degraded.strip().toUpperCase(Locale.ROOT));
-			if (!KNOWN_STATUSES.contains(status)) {
-				logger.warn("follower-fetch.health.degraded-status=" + degraded + " is not one of Spring Boot's "
-						+ "statuses " + KNOWN_STATUSES + "; it is used as given, but the status aggregator and the "
-						+ "HTTP status mapping must know it");
-			}
-			ReadLocalityMonitor readLocality = monitor.getIfAvailable();
-			if (readLocality == null) {
-				FollowerFetchSnapshot disabled = new FollowerFetchSnapshot(FollowerFetchState.DISABLED, null, null,
-						Set.of(), "unknown", Map.of(), List.of(), Instant.now());
-				return new FollowerFetchHealthIndicator(() -> disabled, status);
-			}
-			return new FollowerFetchHealthIndicator(readLocality::snapshot, status);
+	/**
+	 * The snapshots the health contributor shows: the monitor's, or {@code DISABLED} when
+	 * follower-fetch is off.
+	 */
+	static Supplier<FollowerFetchSnapshot> healthSnapshots(ObjectProvider<ReadLocalityMonitor> monitor) {
+		ReadLocalityMonitor readLocality = monitor.getIfAvailable();
+		if (readLocality == null) {
+			FollowerFetchSnapshot disabled = new FollowerFetchSnapshot(FollowerFetchState.DISABLED, null, null,
+					Set.of(), "unknown", Map.of(), List.of(), Instant.now());
+			return () -> disabled;
 		}
+		return readLocality::snapshot;
+	}
 
+	/**
+	 * The status code of a degraded state, checked once for both Boot lines.
+	 * @throws InvalidConfigurationPropertyValueException when it is blank
+	 */
+	static String degradedStatus(FollowerFetchProperties properties) {
+		String degraded = properties.getHealth().getDegradedStatus();
+		if (!StringUtils.hasText(degraded)) {
+			throw new InvalidConfigurationPropertyValueException("follower-fetch.health.degraded-status", degraded,
+					"Must be a health status code such as UNKNOWN, DOWN or OUT_OF_SERVICE.");
+		}
+		String code = degraded.strip().toUpperCase(Locale.ROOT);
+		if (!KNOWN_STATUSES.contains(code)) {
+			logger.warn("follower-fetch.health.degraded-status=" + degraded + " is not one of Spring Boot's "
+					+ "statuses " + KNOWN_STATUSES + "; it is used as given, but the status aggregator and the "
+					+ "HTTP status mapping must know it");
+		}
+		return code;
 	}
 
 }

@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import dev.followerfetch.BootApis;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
 import dev.followerfetch.policy.FetchPolicyAutoConfiguration;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -33,7 +34,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -59,7 +59,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ClientIdZoneAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class, RackDetectionAutoConfiguration.class,
+		.withConfiguration(AutoConfigurations.of(BootApis.KAFKA_AUTO_CONFIG, RackDetectionAutoConfiguration.class,
 				FetchPolicyAutoConfiguration.class, ClientRackAutoConfiguration.class))
 		.withPropertyValues("spring.kafka.bootstrap-servers=127.0.0.1:9", "follower-fetch.rack=az-b");
 
@@ -178,7 +178,7 @@ class ClientIdZoneAutoConfigurationTests {
 	@Test
 	void withoutADetectedZoneClientIdsAreLeftAloneAndTheLogSaysWhyOnce(CapturedOutput output) {
 		new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class,
+			.withConfiguration(AutoConfigurations.of(BootApis.KAFKA_AUTO_CONFIG,
 					RackDetectionAutoConfiguration.class, FetchPolicyAutoConfiguration.class,
 					ClientRackAutoConfiguration.class))
 			.withPropertyValues("spring.kafka.bootstrap-servers=127.0.0.1:9", "follower-fetch.detection.order=file",

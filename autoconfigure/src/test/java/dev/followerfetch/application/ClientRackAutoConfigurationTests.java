@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
+import dev.followerfetch.BootApis;
 import dev.followerfetch.assignment.ZoneAwareAssignor;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
@@ -34,7 +35,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
-import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
@@ -72,7 +72,7 @@ class ClientRackAutoConfigurationTests {
 
 	@Test
 	void bootsOwnConsumerFactoryGetsTheRackFromAnEnvironmentVariable() {
-		this.contextRunner.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class))
+		this.contextRunner.withConfiguration(AutoConfigurations.of(BootApis.KAFKA_AUTO_CONFIG))
 			.withPropertyValues("KAFKA_CLIENT_RACK=use1-az2")
 			.run((context) -> {
 				assertThat(clientRack(context.getBean(ConsumerFactory.class))).isEqualTo("use1-az2");
@@ -83,7 +83,7 @@ class ClientRackAutoConfigurationTests {
 
 	@Test
 	void explicitClientRackInBootsConsumerPropertiesIsKeptAndReportedAsTheSource() {
-		this.contextRunner.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class))
+		this.contextRunner.withConfiguration(AutoConfigurations.of(BootApis.KAFKA_AUTO_CONFIG))
 			.withPropertyValues("spring.kafka.consumer.properties.client.rack=rack-7", "follower-fetch.rack=az-b")
 			.run((context) -> {
 				assertThat(clientRack(context.getBean(ConsumerFactory.class))).isEqualTo("rack-7");
@@ -125,7 +125,7 @@ class ClientRackAutoConfigurationTests {
 
 	@Test
 	void bootsOwnConsumerFactoryGetsTheZoneAwareAssignorOverRangeThenCooperativeStickyToRebalanceCooperatively() {
-		this.contextRunner.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class))
+		this.contextRunner.withConfiguration(AutoConfigurations.of(BootApis.KAFKA_AUTO_CONFIG))
 			.withPropertyValues("follower-fetch.rack=az-b", "follower-fetch.policy.default=freshness")
 			.run((context) -> {
 				Map<String, Object> configs = ((ConsumerFactory<?, ?>) context.getBean(ConsumerFactory.class)).getConfigurationProperties();
@@ -138,7 +138,7 @@ class ClientRackAutoConfigurationTests {
 
 	@Test
 	void theZoneAwareAssignorGoesBeforeTheKafkaStrategyAFactorySetsItself() {
-		this.contextRunner.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class))
+		this.contextRunner.withConfiguration(AutoConfigurations.of(BootApis.KAFKA_AUTO_CONFIG))
 			.withPropertyValues("follower-fetch.rack=az-b",
 					"spring.kafka.consumer.properties.partition.assignment.strategy="
 							+ CooperativeStickyAssignor.class.getName())
@@ -148,7 +148,7 @@ class ClientRackAutoConfigurationTests {
 
 	@Test
 	void aFactoryThatNamesItsOwnAssignorKeepsItAndTheLogSaysSo(CapturedOutput output) {
-		this.contextRunner.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class))
+		this.contextRunner.withConfiguration(AutoConfigurations.of(BootApis.KAFKA_AUTO_CONFIG))
 			.withPropertyValues("follower-fetch.rack=az-b",
 					"spring.kafka.consumer.properties.partition.assignment.strategy=com.example.PinnedAssignor")
 			.run((context) -> {
@@ -161,10 +161,10 @@ class ClientRackAutoConfigurationTests {
 
 	@Test
 	void aFactoryOfTheConsumerGroupProtocolOrWithAssignmentDisabledGetsNoAssignor() {
-		this.contextRunner.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class))
+		this.contextRunner.withConfiguration(AutoConfigurations.of(BootApis.KAFKA_AUTO_CONFIG))
 			.withPropertyValues("follower-fetch.rack=az-b", "spring.kafka.consumer.properties.group.protocol=consumer")
 			.run((context) -> assertThat(strategy(context.getBean(ConsumerFactory.class))).isNull());
-		this.contextRunner.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class))
+		this.contextRunner.withConfiguration(AutoConfigurations.of(BootApis.KAFKA_AUTO_CONFIG))
 			.withPropertyValues("follower-fetch.rack=az-b", "follower-fetch.assignment.enabled=false")
 			.run((context) -> assertThat(((ConsumerFactory<?, ?>) context.getBean(ConsumerFactory.class)).getConfigurationProperties())
 				.doesNotContainKeys(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, ZoneAwareAssignor.ZONE_CONFIG));
@@ -275,7 +275,7 @@ class ClientRackAutoConfigurationTests {
 
 	@Test
 	void metadataMaxAgeSetByTheApplicationIsKept() {
-		this.contextRunner.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class))
+		this.contextRunner.withConfiguration(AutoConfigurations.of(BootApis.KAFKA_AUTO_CONFIG))
 			.withPropertyValues("follower-fetch.rack=az-b", "spring.kafka.consumer.properties.metadata.max.age.ms=120000")
 			.run((context) -> {
 				ConsumerFactory<?, ?> factory = context.getBean(ConsumerFactory.class);

@@ -18,6 +18,7 @@ package dev.followerfetch.application;
 import java.util.HashMap;
 import java.util.Map;
 
+import dev.followerfetch.BootApis;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
 import dev.followerfetch.policy.FetchPolicyAutoConfiguration;
 import dev.followerfetch.policy.ProducerRackSupport;
@@ -25,7 +26,6 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -54,7 +54,7 @@ class ClientRackProducerAutoConfigurationTests {
 
 	@Test
 	void bootsOwnProducerFactoryGetsTheRackButNoRackAwarePartitioningByDefault() {
-		this.contextRunner.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class))
+		this.contextRunner.withConfiguration(AutoConfigurations.of(BootApis.KAFKA_AUTO_CONFIG))
 			.withBean(ProducerRackSupport.class, () -> KAFKA_4_4)
 			.run((context) -> {
 				Map<String, Object> configs = ((ProducerFactory<?, ?>) context.getBean(ProducerFactory.class)).getConfigurationProperties();
@@ -87,7 +87,7 @@ class ClientRackProducerAutoConfigurationTests {
 
 	@Test
 	void onKafkaClientsWithoutProducerRacksProducerFactoriesAreLeftUntouched() {
-		this.contextRunner.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class))
+		this.contextRunner.withConfiguration(AutoConfigurations.of(BootApis.KAFKA_AUTO_CONFIG))
 			.withBean(ProducerRackSupport.class, () -> KAFKA_4_1)
 			.withPropertyValues("follower-fetch.producer.rack-aware=true")
 			.run((context) -> assertThat(((ProducerFactory<?, ?>) context.getBean(ProducerFactory.class)).getConfigurationProperties())
@@ -96,7 +96,7 @@ class ClientRackProducerAutoConfigurationTests {
 
 	@Test
 	void theKafkaClientsOnTheClasspathDecideWhetherProducersGetARack() {
-		this.contextRunner.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class))
+		this.contextRunner.withConfiguration(AutoConfigurations.of(BootApis.KAFKA_AUTO_CONFIG))
 			.withPropertyValues("follower-fetch.producer.rack-aware=true")
 			.run((context) -> {
 				boolean supported = ProducerRackSupport.ofClasspath().clientRack();
@@ -108,7 +108,7 @@ class ClientRackProducerAutoConfigurationTests {
 
 	@Test
 	void whenDisabledEveryProducerIsLeftUntouched() {
-		this.contextRunner.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class))
+		this.contextRunner.withConfiguration(AutoConfigurations.of(BootApis.KAFKA_AUTO_CONFIG))
 			.withBean(ProducerRackSupport.class, () -> KAFKA_4_4)
 			.withPropertyValues("follower-fetch.enabled=false", "follower-fetch.producer.rack-aware=true")
 			.run((context) -> assertThat(((ProducerFactory<?, ?>) context.getBean(ProducerFactory.class)).getConfigurationProperties())

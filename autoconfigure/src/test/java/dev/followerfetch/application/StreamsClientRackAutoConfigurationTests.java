@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
 
+import dev.followerfetch.BootApis;
 import dev.followerfetch.Policy;
 import dev.followerfetch.application.StreamsApplications.StreamsApplication;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
@@ -34,7 +35,6 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -60,7 +60,7 @@ class StreamsClientRackAutoConfigurationTests {
 	private static final String BOOTS_FACTORY = "&defaultKafkaStreamsBuilder";
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class, RackDetectionAutoConfiguration.class,
+		.withConfiguration(AutoConfigurations.of(BootApis.KAFKA_AUTO_CONFIG, RackDetectionAutoConfiguration.class,
 				ClientRackAutoConfiguration.class, FetchPolicyAutoConfiguration.class,
 				StreamsClientRackAutoConfiguration.class))
 		.withPropertyValues("spring.kafka.bootstrap-servers=127.0.0.1:9", "spring.kafka.streams.auto-startup=false",

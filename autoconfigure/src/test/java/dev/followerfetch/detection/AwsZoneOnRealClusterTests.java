@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import dev.followerfetch.BootApis;
 import dev.followerfetch.application.ClientRackAutoConfiguration;
 import dev.followerfetch.detection.MetadataStubServer.ImdsMode;
 import dev.followerfetch.e2e.Listeners;
@@ -39,7 +40,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.annotation.KafkaListener;
@@ -104,7 +104,7 @@ class AwsZoneOnRealClusterTests {
 		Map<Integer, List<Integer>> assignment = cluster.createTopicLedByEveryZone("orders", 6, 3);
 		cluster.produce("orders", RECORDS, 1024);
 		new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class, RackDetectionAutoConfiguration.class,
+			.withConfiguration(AutoConfigurations.of(BootApis.KAFKA_AUTO_CONFIG, RackDetectionAutoConfiguration.class,
 					ClientRackAutoConfiguration.class, FetchPolicyAutoConfiguration.class))
 			.withBean(Listeners.class)
 			.withUserConfiguration(Reader.class)

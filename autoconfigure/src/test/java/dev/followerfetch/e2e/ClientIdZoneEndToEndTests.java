@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
+import dev.followerfetch.BootApis;
 import dev.followerfetch.policy.ClientRackDecider;
 import dev.followerfetch.policy.ConsumerKind;
 import dev.followerfetch.policy.ZoneRoutingBrokers;
@@ -44,9 +45,6 @@ import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.health.contributor.Health;
-import org.springframework.boot.health.contributor.HealthIndicator;
-import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.kafka.annotation.KafkaListener;
 import org.springframework.kafka.core.KafkaTemplate;
@@ -101,10 +99,10 @@ class ClientIdZoneEndToEndTests {
 	@Test
 	void everyConsumerSendsTheZoneTagFirstAndTheHealthStillRecognisesEachOne() throws Exception {
 		await().atMost(TIMEOUT).until(() -> context.getBean(TaggedApplication.class).read.get() >= RECORDS * 2);
-		Map<String, Object> config = context.getBean(KafkaProperties.class).buildConsumerProperties();
+		Map<String, Object> config = BootApis.consumerProperties(context);
 		config.put(ConsumerConfig.GROUP_ID_CONFIG, "export");
 		context.getBean(ClientRackDecider.class).configure(ConsumerKind.OTHER, "ledger-export", config);
-		Map<String, Object> plainConfig = context.getBean(KafkaProperties.class).buildConsumerProperties();
+		Map<String, Object> plainConfig = BootApis.consumerProperties(context);
 		plainConfig.put(ConsumerConfig.GROUP_ID_CONFIG, "leaders");
 		plainConfig.put(ConsumerConfig.CLIENT_ID_CONFIG, "warpstream_az=az-b,ledger-leaders");
 		try (KafkaConsumer<byte[], byte[]> export = new KafkaConsumer<>(config);
@@ -128,7 +126,7 @@ class ClientIdZoneEndToEndTests {
 				.stream()
 				.flatMap(Set::stream)
 				.forEach((clientId) -> assertThat(ZoneRoutingBrokers.warpstream(clientId)).as(clientId).contains("az-b"));
-			Health health = awaitHealth(export, plain);
+			BootApis.HealthReading health = awaitHealth(export, plain);
 			assertThat(listener(health, "orders")).containsEntry("policy", "LOCALITY")
 				.containsEntry("partitions", 6)
 				.containsEntry("zoneLocalPartitions", 6);
@@ -181,17 +179,16 @@ class ClientIdZoneEndToEndTests {
 	}
 
 	@SafeVarargs
-	private static Health awaitHealth(KafkaConsumer<byte[], byte[]>... keptPolling) {
-		HealthIndicator indicator = context.getBean("followerFetchHealthIndicator", HealthIndicator.class);
+	private static BootApis.HealthReading awaitHealth(KafkaConsumer<byte[], byte[]>... keptPolling) {
 		return Readings.awaitReading(await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(100)), () -> {
 			// a partition counts once a fetch answer brought it records, also for its owner after a late rebalance
 			kafka.cluster().produce(TOPIC, 6, 64);
 			for (KafkaConsumer<byte[], byte[]> consumer : keptPolling) {
 				consumer.poll(Duration.ofMillis(10));
 			}
-			return indicator.health(true);
+			return BootApis.health(context);
 		}, (health) -> {
-			assertThat(health.getDetails()).containsEntry("state", "ACTIVE");
+			assertThat(health.details()).containsEntry("state", "ACTIVE");
 			assertThat(otherConsumers(health)).containsKeys("warpstream_az=az-b,ledger-export",
 					"warpstream_az=az-b,ledger-leaders");
 			assertThat(listener(health, "orders")).containsEntry("zoneLocalPartitions", 6);
@@ -202,13 +199,13 @@ class ClientIdZoneEndToEndTests {
 	}
 
 	@SuppressWarnings("unchecked")
-	private static Map<String, Object> listener(Health health, String id) {
-		return (Map<String, Object>) ((Map<String, Object>) health.getDetails().get("listeners")).get(id);
+	private static Map<String, Object> listener(BootApis.HealthReading health, String id) {
+		return (Map<String, Object>) ((Map<String, Object>) health.details().get("listeners")).get(id);
 	}
 
 	@SuppressWarnings("unchecked")
-	private static Map<String, Object> otherConsumers(Health health) {
-		return (Map<String, Object>) health.getDetails().getOrDefault("otherConsumers", Map.of());
+	private static Map<String, Object> otherConsumers(BootApis.HealthReading health) {
+		return (Map<String, Object>) health.details().getOrDefault("otherConsumers", Map.of());
 	}
 
 	@SpringBootConfiguration

@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.function.Predicate;
 
+import dev.followerfetch.BootApis;
 import dev.followerfetch.observation.FollowerFetchState;
 import dev.followerfetch.test.MultiZoneKafkaExtension;
 import io.micrometer.core.instrument.Gauge;
@@ -39,7 +40,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.json.JsonParserFactory;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -244,7 +244,7 @@ class FollowerFetchHealthEndToEndTests {
 	 */
 	private Map<String, Object> awaitHealth(ConfigurableApplicationContext context, String state, int httpStatus,
 			Predicate<Map<String, Object>> details) {
-		int port = ((WebServerApplicationContext) context).getWebServer().getPort();
+		int port = BootApis.port(context);
 		URI uri = URI.create("http://127.0.0.1:" + port + "/actuator/health/followerFetch");
 		return await("followerFetch state " + state).atMost(TIMEOUT).until(() -> {
 			HttpResponse<String> response = this.http.send(HttpRequest.newBuilder(uri).build(),

@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.function.IntFunction;
 
+import dev.followerfetch.BootApis;
 import dev.followerfetch.application.ClientRackAutoConfiguration;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
 import dev.followerfetch.test.ConsumerReadStats;
@@ -37,7 +38,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
@@ -77,7 +77,7 @@ class FollowerReadsEndToEndTests {
 
 	private ApplicationContextRunner runner(String topic, String groupProtocol) {
 		return new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class))
+			.withConfiguration(AutoConfigurations.of(BootApis.KAFKA_AUTO_CONFIG))
 			.withBean(Listeners.class)
 			.withPropertyValues("spring.kafka.bootstrap-servers=" + kafka.cluster().bootstrapServers(),
 					"spring.kafka.consumer.auto-offset-reset=earliest",

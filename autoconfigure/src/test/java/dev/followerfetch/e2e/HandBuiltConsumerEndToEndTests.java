@@ -22,6 +22,7 @@ import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.stream.IntStream;
 
+import dev.followerfetch.BootApis;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.policy.ClientRackDecider;
 import dev.followerfetch.policy.ConsumerKind;
@@ -42,9 +43,7 @@ import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.health.contributor.Health;
-import org.springframework.boot.health.contributor.HealthIndicator;
-import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 
@@ -96,18 +95,18 @@ class HandBuiltConsumerEndToEndTests {
 
 	@Test
 	void aConsumerBuiltWithoutARackIsNamedByItsClientIdMakesTheStateUncoveredAndLosesItsMetersWhenClosed() {
-		Map<String, Object> config = context.getBean(KafkaProperties.class).buildConsumerProperties();
+		Map<String, Object> config = BootApis.consumerProperties(context);
 		config.put(ConsumerConfig.CLIENT_ID_CONFIG, "hand-built-plain");
 		try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config)) {
 			ConsumerReadStats stats = readAll(consumer);
 			assertThat(stats.preferredReadReplicas()).hasSize(3)
 				.allSatisfy((tp, replica) -> assertThat(replica).isEqualTo(ConsumerReadStats.LEADER));
 			assertThat(stats.fractionOfBytesFrom("az-b", kafka.cluster()::rackOf)).isLessThan(0.5);
-			Health health = awaitHealth("UNCOVERED", (reads) -> reads.containsKey("hand-built-plain")
+			BootApis.HealthReading health = awaitHealth("UNCOVERED", (reads) -> reads.containsKey("hand-built-plain")
 					&& ((Map<?, ?>) reads.get("hand-built-plain")).get("uncoveredPartitions") instanceof List<?> list
 					&& list.size() == 2
 					&& Integer.valueOf(1).equals(((Map<?, ?>) reads.get("hand-built-plain")).get("zoneLocalPartitions")));
-			assertThat(health.getStatus().getCode()).isEqualTo("UNKNOWN");
+			assertThat(health.status()).isEqualTo("UNKNOWN");
 			Map<String, Object> plain = otherConsumer(health, "hand-built-plain");
 			assertThat(plain).containsEntry("policy", "LOCALITY")
 				.containsEntry("declared", false)
@@ -139,7 +138,7 @@ class HandBuiltConsumerEndToEndTests {
 
 	@Test
 	void aConsumerBuiltWithoutARackThatAPropertyDeclaresFreshnessReadsTheLeadersWithoutMakingTheStateUncovered() {
-		Map<String, Object> config = context.getBean(KafkaProperties.class).buildConsumerProperties();
+		Map<String, Object> config = BootApis.consumerProperties(context);
 		config.put(ConsumerConfig.CLIENT_ID_CONFIG, "hand-built-leaders");
 		try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config)) {
 			ConsumerReadStats stats = readAll(consumer);
@@ -165,7 +164,7 @@ class HandBuiltConsumerEndToEndTests {
 		try (KafkaConsumer<byte[], byte[]> consumer = context.getBean(LedgerExport.class).open()) {
 			ConsumerReadStats stats = readAll(consumer);
 			assertReadsInZone(stats);
-			Health health = awaitHealth("ACTIVE", (reads) -> readsInZone(reads, "ledger-export")
+			BootApis.HealthReading health = awaitHealth("ACTIVE", (reads) -> readsInZone(reads, "ledger-export")
 					&& !reads.containsKey("hand-built-plain") && !reads.containsKey("hand-built-detected"));
 			assertThat(otherConsumer(health, "ledger-export")).containsEntry("policy", "LOCALITY")
 				.containsEntry("declared", true)
@@ -178,13 +177,13 @@ class HandBuiltConsumerEndToEndTests {
 
 	@Test
 	void aConsumerGivenTheDetectedRackBeanReadsInZoneAndItsRackIsInferred() {
-		Map<String, Object> config = context.getBean(KafkaProperties.class).buildConsumerProperties();
+		Map<String, Object> config = BootApis.consumerProperties(context);
 		config.put(ConsumerConfig.CLIENT_ID_CONFIG, "hand-built-detected");
 		DetectedRack detectedRack = context.getBean(DetectedRack.class);
 		detectedRack.rack().ifPresent((rack) -> config.put(ConsumerConfig.CLIENT_RACK_CONFIG, rack));
 		try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config)) {
 			assertReadsInZone(readAll(consumer));
-			Health health = awaitHealth("ACTIVE", (reads) -> readsInZone(reads, "hand-built-detected")
+			BootApis.HealthReading health = awaitHealth("ACTIVE", (reads) -> readsInZone(reads, "hand-built-detected")
 					&& !reads.containsKey("hand-built-plain") && !reads.containsKey("ledger-export"));
 			assertThat(otherConsumer(health, "hand-built-detected")).containsEntry("declared", false)
 				.containsEntry("clientRack", "az-b")
@@ -218,7 +217,7 @@ class HandBuiltConsumerEndToEndTests {
 		return ConsumerReadStats.of(consumer.metrics());
 	}
 
-	private static Health awaitHealth(String state, Predicate<Map<String, Object>> otherConsumers) {
+	private static BootApis.HealthReading awaitHealth(String state, Predicate<Map<String, Object>> otherConsumers) {
 		return awaitHealthAsserting(state,
 				(reads) -> assertThat(otherConsumers.test(reads)).as("other consumers %s", reads).isTrue());
 	}
@@ -228,22 +227,22 @@ class HandBuiltConsumerEndToEndTests {
 	 * in that one reading: the health is the last snapshot, which may predate part of what
 	 * the clients report now.
 	 */
-	private static Health awaitHealthAsserting(String state, Consumer<Map<String, Object>> otherConsumers) {
-		HealthIndicator indicator = context.getBean("followerFetchHealthIndicator", HealthIndicator.class);
+	private static BootApis.HealthReading awaitHealthAsserting(String state,
+			Consumer<Map<String, Object>> otherConsumers) {
 		return Readings.awaitReading(await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(100)),
-				() -> indicator.health(true), (health) -> {
-					assertThat(health.getDetails()).containsEntry("state", state);
+				() -> BootApis.health(context), (health) -> {
+					assertThat(health.details()).containsEntry("state", state);
 					otherConsumers.accept(otherConsumers(health));
 				});
 	}
 
 	@SuppressWarnings("unchecked")
-	private static Map<String, Object> otherConsumers(Health health) {
-		return (Map<String, Object>) health.getDetails().getOrDefault("otherConsumers", Map.of());
+	private static Map<String, Object> otherConsumers(BootApis.HealthReading health) {
+		return (Map<String, Object>) health.details().getOrDefault("otherConsumers", Map.of());
 	}
 
 	@SuppressWarnings("unchecked")
-	private static Map<String, Object> otherConsumer(Health health, String clientId) {
+	private static Map<String, Object> otherConsumer(BootApis.HealthReading health, String clientId) {
 		return (Map<String, Object>) otherConsumers(health).get(clientId);
 	}
 
@@ -252,8 +251,8 @@ class HandBuiltConsumerEndToEndTests {
 	static class HandBuiltApplication {
 
 		@Bean
-		LedgerExport ledgerExport(KafkaProperties kafkaProperties, ClientRackDecider decider) {
-			return new LedgerExport(kafkaProperties, decider);
+		LedgerExport ledgerExport(ApplicationContext context, ClientRackDecider decider) {
+			return new LedgerExport(BootApis.kafkaProperties(context), decider);
 		}
 
 	}
@@ -263,11 +262,11 @@ class HandBuiltConsumerEndToEndTests {
 	 */
 	static class LedgerExport {
 
-		private final KafkaProperties kafkaProperties;
+		private final BootApis.ConsumerProperties kafkaProperties;
 
 		private final ClientRackDecider decider;
 
-		LedgerExport(KafkaProperties kafkaProperties, ClientRackDecider decider) {
+		LedgerExport(BootApis.ConsumerProperties kafkaProperties, ClientRackDecider decider) {
 			this.kafkaProperties = kafkaProperties;
 			this.decider = decider;
 		}

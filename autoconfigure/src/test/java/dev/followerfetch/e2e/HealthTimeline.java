@@ -23,7 +23,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
-import org.springframework.boot.health.contributor.HealthIndicator;
+import dev.followerfetch.BootApis;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -35,7 +35,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  */
 final class HealthTimeline implements AutoCloseable {
 
-	private final HealthIndicator indicator;
+	private final ConfigurableApplicationContext context;
 
 	private final ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor((runnable) -> {
 		Thread thread = new Thread(runnable, "health-timeline");
@@ -48,7 +48,7 @@ final class HealthTimeline implements AutoCloseable {
 	private volatile long origin = System.nanoTime();
 
 	private HealthTimeline(ConfigurableApplicationContext context) {
-		this.indicator = context.getBean("followerFetchHealthIndicator", HealthIndicator.class);
+		this.context = context;
 	}
 
 	static HealthTimeline start(ConfigurableApplicationContext context) {
@@ -67,7 +67,7 @@ final class HealthTimeline implements AutoCloseable {
 
 	private void sample() {
 		try {
-			Map<String, Object> details = this.indicator.health().getDetails();
+			Map<String, Object> details = BootApis.health(this.context).details();
 			Map<String, Object> analytics = HealthWatch.listener(details, "analytics");
 			String state = details.get("state") + ((analytics != null)
 					? "(" + analytics.get("zoneLocalPartitions") + "/" + analytics.get("crossZonePartitions") + ")"

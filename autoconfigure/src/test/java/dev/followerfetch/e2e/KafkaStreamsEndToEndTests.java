@@ -28,6 +28,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
 import java.util.stream.Collectors;
 
+import dev.followerfetch.BootApis;
 import dev.followerfetch.application.ClientRackAutoConfiguration;
 import dev.followerfetch.application.StreamsClientRackAutoConfiguration;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
@@ -68,8 +69,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.health.contributor.HealthIndicator;
-import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -134,7 +133,7 @@ class KafkaStreamsEndToEndTests {
 
 	private ApplicationContextRunner runner(String applicationId) {
 		return new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class, RackDetectionAutoConfiguration.class,
+			.withConfiguration(AutoConfigurations.of(BootApis.KAFKA_AUTO_CONFIG, RackDetectionAutoConfiguration.class,
 					ClientRackAutoConfiguration.class, FetchPolicyAutoConfiguration.class,
 					StreamsClientRackAutoConfiguration.class, FollowerFetchObservationAutoConfiguration.class))
 			.withBean(Processed.class)
@@ -266,10 +265,9 @@ class KafkaStreamsEndToEndTests {
 	@SuppressWarnings("unchecked")
 	private static Map<String, Object> awaitStreamsHealth(AssertableApplicationContext context, String applicationId,
 			String policy, int zoneLocal, int crossZone) {
-		HealthIndicator indicator = context.getBean("followerFetchHealthIndicator", HealthIndicator.class);
 		AtomicReference<Map<String, Object>> section = new AtomicReference<>();
 		await("the health section of " + applicationId).atMost(WAIT).untilAsserted(() -> {
-			Map<String, Object> details = indicator.health().getDetails();
+			Map<String, Object> details = BootApis.health(context).details();
 			assertThat(details).containsEntry("state", "ACTIVE").containsKey("streams");
 			Map<String, Object> streams = (Map<String, Object>) ((Map<String, Object>) details.get("streams"))
 				.get(applicationId);

@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import dev.followerfetch.BootApis;
 import dev.followerfetch.application.ClientRackAutoConfiguration;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
 import dev.followerfetch.policy.FetchPolicyAutoConfiguration;
@@ -47,8 +48,6 @@ import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.health.contributor.HealthIndicator;
-import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationContext;
 import org.springframework.kafka.core.KafkaTemplate;
@@ -101,7 +100,7 @@ class ProducerRackAwareEndToEndTests {
 
 	private ApplicationContextRunner withStarter(String... properties) {
 		return new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class,
+			.withConfiguration(AutoConfigurations.of(BootApis.KAFKA_AUTO_CONFIG,
 					RackDetectionAutoConfiguration.class, FetchPolicyAutoConfiguration.class, ClientRackAutoConfiguration.class))
 			.withPropertyValues("spring.kafka.bootstrap-servers=" + kafka.cluster().bootstrapServers(),
 					"spring.kafka.producer.key-serializer=" + StringSerializer.class.getName(),
@@ -164,9 +163,7 @@ class ProducerRackAwareEndToEndTests {
 					.tags("producer", "kafkaProducerFactory", "zone", "local")
 					.functionCounter()
 					.count()).isEqualTo(writes.localBytes(), offset(1.0));
-				Map<String, Object> details = context.getBean("followerFetchHealthIndicator", HealthIndicator.class)
-					.health(true)
-					.getDetails();
+				Map<String, Object> details = BootApis.health(context).details();
 				assertThat(details).extracting("producers")
 					.extracting("kafkaProducerFactory")
 					.asInstanceOf(InstanceOfAssertFactories.MAP)

@@ -18,6 +18,7 @@ package dev.followerfetch.e2e;
 import java.time.Duration;
 import java.util.UUID;
 
+import dev.followerfetch.BootApis;
 import dev.followerfetch.application.ClientRackAutoConfiguration;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
 import dev.followerfetch.observation.FollowerFetchObservationAutoConfiguration;
@@ -36,9 +37,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.health.contributor.Health;
-import org.springframework.boot.health.contributor.HealthIndicator;
-import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -76,12 +74,12 @@ class SelectorDisabledEndToEndTests {
 					(candidate) -> candidate.state() == FollowerFetchState.SELECTOR_DISABLED
 							&& readPartitions(candidate.listeners().get("analytics")) == 3);
 			assertThat(snapshot.selector()).isEqualTo("default (LeaderSelector) on brokers [0, 1, 2]");
-			Health health = context.getBean("followerFetchHealthIndicator", HealthIndicator.class).health();
-			assertThat(health.getStatus().getCode()).isEqualTo("UNKNOWN");
-			assertThat(health.getDetails()).containsEntry("state", "SELECTOR_DISABLED");
+			BootApis.HealthReading health = BootApis.health(context);
+			assertThat(health.status()).isEqualTo("UNKNOWN");
+			assertThat(health.details()).containsEntry("state", "SELECTOR_DISABLED");
 			assertThat(snapshot.listeners().get("analytics").zoneLocalPartitions()).isEqualTo(1);
 			assertThat(snapshot.listeners().get("analytics").crossZonePartitions()).isEqualTo(2);
-			assertThat(health.getDetails().get("listeners")).asInstanceOf(InstanceOfAssertFactories.MAP)
+			assertThat(health.details().get("listeners")).asInstanceOf(InstanceOfAssertFactories.MAP)
 				.containsKey("analytics");
 		}
 	}
@@ -89,7 +87,7 @@ class SelectorDisabledEndToEndTests {
 	@Test
 	void anApplicationWithoutListenersIsStillToldThatTheSelectorIsOff() {
 		new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class, RackDetectionAutoConfiguration.class,
+			.withConfiguration(AutoConfigurations.of(BootApis.KAFKA_AUTO_CONFIG, RackDetectionAutoConfiguration.class,
 					ClientRackAutoConfiguration.class, FetchPolicyAutoConfiguration.class,
 					FollowerFetchObservationAutoConfiguration.class))
 			.withPropertyValues("spring.kafka.bootstrap-servers=" + kafka.cluster().bootstrapServers(),

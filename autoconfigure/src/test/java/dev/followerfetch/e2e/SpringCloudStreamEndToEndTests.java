@@ -31,6 +31,7 @@ import java.util.function.Consumer;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
 
+import dev.followerfetch.BootApis;
 import dev.followerfetch.application.BinderBindings;
 import dev.followerfetch.application.BinderClientRackConfiguration;
 import dev.followerfetch.policy.ZoneRoutingBrokers;
@@ -53,7 +54,6 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.json.JsonParserFactory;
 import org.springframework.cloud.stream.function.StreamBridge;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 
@@ -289,7 +289,7 @@ class SpringCloudStreamEndToEndTests {
 	 */
 	private Map<String, Object> awaitHealth(ConfigurableApplicationContext context,
 			Consumer<Map<String, Object>> details) {
-		int port = ((WebServerApplicationContext) context).getWebServer().getPort();
+		int port = BootApis.port(context);
 		URI uri = URI.create("http://127.0.0.1:" + port + "/actuator/health/followerFetch");
 		return Readings.awaitReading(await("followerFetch health lists the bindings").atMost(TIMEOUT), () -> {
 			HttpResponse<String> response = this.http.send(HttpRequest.newBuilder(uri).build(),

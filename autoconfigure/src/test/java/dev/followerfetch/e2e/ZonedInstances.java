@@ -24,6 +24,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
+import dev.followerfetch.BootApis;
 import dev.followerfetch.FetchPolicy;
 import dev.followerfetch.Policy;
 import dev.followerfetch.test.ConsumerReadStats;
@@ -38,7 +39,6 @@ import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.kafka.annotation.KafkaListener;
@@ -295,7 +295,7 @@ final class ZonedInstances implements AutoCloseable {
 		}
 
 		Map<String, Object> health() {
-			return this.context.getBean("followerFetchHealthIndicator", HealthIndicator.class).health(true).getDetails();
+			return BootApis.health(this.context).details();
 		}
 
 		Map<String, Object> listenerHealth(String listener) {

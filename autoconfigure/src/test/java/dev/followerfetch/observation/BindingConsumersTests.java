@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.followerfetch.BootApis;
 import dev.followerfetch.Policy;
 import dev.followerfetch.application.BinderClientRackAutoConfiguration;
 import dev.followerfetch.application.ClientRackAutoConfiguration;
@@ -29,7 +30,6 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.cloud.stream.binder.kafka.config.ClientFactoryCustomizer;
@@ -46,7 +46,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class BindingConsumersTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class, RackDetectionAutoConfiguration.class,
+		.withConfiguration(AutoConfigurations.of(BootApis.KAFKA_AUTO_CONFIG, RackDetectionAutoConfiguration.class,
 				ClientRackAutoConfiguration.class, FetchPolicyAutoConfiguration.class,
 				BinderClientRackAutoConfiguration.class, FollowerFetchObservationAutoConfiguration.class))
 		.withPropertyValues("follower-fetch.rack=az-b", "spring.kafka.bootstrap-servers=127.0.0.1:9",

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import dev.followerfetch.BootApis;
 import dev.followerfetch.Policy;
 import dev.followerfetch.application.ClientRackAutoConfiguration;
 import dev.followerfetch.detection.DetectedRack;
@@ -32,9 +33,6 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
-import org.springframework.boot.health.contributor.Health;
-import org.springframework.boot.health.contributor.HealthIndicator;
-import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.kafka.core.ConsumerFactory;
@@ -50,7 +48,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class FollowerFetchObservationAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class, RackDetectionAutoConfiguration.class,
+		.withConfiguration(AutoConfigurations.of(BootApis.KAFKA_AUTO_CONFIG, RackDetectionAutoConfiguration.class,
 				ClientRackAutoConfiguration.class, FetchPolicyAutoConfiguration.class,
 				FollowerFetchObservationAutoConfiguration.class))
 		.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
@@ -78,7 +76,7 @@ class FollowerFetchObservationAutoConfigurationTests {
 
 	@Test
 	void withoutActuatorThereIsNoHealthIndicatorAndTheRackIsStillApplied() {
-		this.contextRunner.withClassLoader(new FilteredClassLoader(HealthIndicator.class)).run((context) -> {
+		this.contextRunner.withClassLoader(new FilteredClassLoader(BootApis.HEALTH_INDICATOR)).run((context) -> {
 			assertThat(context).doesNotHaveBean("followerFetchHealthIndicator")
 				.hasSingleBean(FollowerFetchMeterBinder.class);
 			assertThat(((ConsumerFactory<?, ?>) context.getBean(ConsumerFactory.class)).getConfigurationProperties())
@@ -89,7 +87,7 @@ class FollowerFetchObservationAutoConfigurationTests {
 	@Test
 	void withoutMicrometerThereAreNoMetersAndTheRackIsStillApplied() {
 		new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class, RackDetectionAutoConfiguration.class,
+			.withConfiguration(AutoConfigurations.of(BootApis.KAFKA_AUTO_CONFIG, RackDetectionAutoConfiguration.class,
 					ClientRackAutoConfiguration.class, FetchPolicyAutoConfiguration.class,
 					FollowerFetchObservationAutoConfiguration.class))
 			.withPropertyValues("follower-fetch.rack=az-b", "spring.kafka.bootstrap-servers=127.0.0.1:9")
@@ -104,13 +102,10 @@ class FollowerFetchObservationAutoConfigurationTests {
 
 	@Test
 	void aHealthIndicatorOfTheApplicationNamedFollowerFetchReplacesTheStartersOne() {
-		this.contextRunner
-			.withBean("followerFetchHealthIndicator", HealthIndicator.class,
-					() -> () -> Health.up().withDetail("own", true).build())
+		BootApis.withHealthIndicator(this.contextRunner, "followerFetchHealthIndicator", Map.of("own", true))
 			.run((context) -> {
 				assertThat(context).doesNotHaveBean(FollowerFetchHealthIndicator.class);
-				assertThat(context.getBean("followerFetchHealthIndicator", HealthIndicator.class).health().getDetails())
-					.containsEntry("own", true);
+				assertThat(BootApis.health(context).details()).containsEntry("own", true);
 			});
 	}
 
@@ -139,8 +134,7 @@ class FollowerFetchObservationAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("follower-fetch.enabled=false").run((context) -> {
 			assertThat(context).doesNotHaveBean(ReadLocalityMonitor.class)
 				.doesNotHaveBean(FollowerFetchMeterBinder.class);
-			assertThat(context.getBean("followerFetchHealthIndicator", HealthIndicator.class).health().getDetails())
-				.containsEntry("state", "DISABLED");
+			assertThat(BootApis.health(context).details()).containsEntry("state", "DISABLED");
 		});
 	}
 

@@ -21,12 +21,12 @@ import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
+import dev.followerfetch.BootApis;
 import dev.followerfetch.application.ClientRackAutoConfiguration;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.cloud.function.context.FunctionProperties;
@@ -46,7 +46,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class CloudFunctionDiscoveryTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class, RackDetectionAutoConfiguration.class,
+		.withConfiguration(AutoConfigurations.of(BootApis.KAFKA_AUTO_CONFIG, RackDetectionAutoConfiguration.class,
 				ClientRackAutoConfiguration.class, FetchPolicyAutoConfiguration.class))
 		.withPropertyValues("follower-fetch.rack=az-b", "follower-fetch.detection.order=env",
 				"spring.kafka.bootstrap-servers=127.0.0.1:9");

@@ -17,6 +17,7 @@ package dev.followerfetch.policy;
 
 import java.util.Properties;
 
+import dev.followerfetch.BootApis;
 import dev.followerfetch.FetchPolicy;
 import dev.followerfetch.FollowerFetchProperties;
 import dev.followerfetch.Policy;
@@ -31,7 +32,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
@@ -59,7 +59,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class FetchPolicyAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class, RackDetectionAutoConfiguration.class,
+		.withConfiguration(AutoConfigurations.of(BootApis.KAFKA_AUTO_CONFIG, RackDetectionAutoConfiguration.class,
 				ClientRackAutoConfiguration.class, FetchPolicyAutoConfiguration.class))
 		.withPropertyValues("follower-fetch.rack=az-b", "follower-fetch.detection.order=env",
 				"spring.kafka.bootstrap-servers=127.0.0.1:9", "spring.kafka.listener.auto-startup=false");

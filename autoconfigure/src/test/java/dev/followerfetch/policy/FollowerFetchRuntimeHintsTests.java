@@ -15,6 +15,7 @@
  */
 package dev.followerfetch.policy;
 
+import dev.followerfetch.BootApis;
 import dev.followerfetch.FetchPolicy;
 import dev.followerfetch.assignment.ZoneAwareAssignor;
 import org.junit.jupiter.api.Test;
@@ -48,8 +49,8 @@ class FollowerFetchRuntimeHintsTests {
 
 	@Test
 	void consumerFactoryFieldOfListenerContainersIsReadable() {
-		assertThat(RuntimeHintsPredicates.reflection()
-			.onFieldAccess(AbstractMessageListenerContainer.class, FollowerFetchRuntimeHints.CONSUMER_FACTORY_FIELD))
+		assertThat(BootApis.fieldAccess(AbstractMessageListenerContainer.class,
+				FollowerFetchRuntimeHints.CONSUMER_FACTORY_FIELD))
 			.accepts(this.hints);
 	}
 
@@ -65,8 +66,7 @@ class FollowerFetchRuntimeHintsTests {
 		assertThat(RuntimeHintsPredicates.reflection()
 			.onType(FetchPolicy.class)
 			.withMemberCategory(MemberCategory.INVOKE_PUBLIC_METHODS)).accepts(this.hints);
-		assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(FetchPolicy.class, "value"))
-			.accepts(this.hints);
+		assertThat(BootApis.methodInvocation(FetchPolicy.class, "value")).accepts(this.hints);
 	}
 
 	@Test
@@ -81,8 +81,7 @@ class FollowerFetchRuntimeHintsTests {
 		assertThat(RuntimeHintsPredicates.reflection()
 			.onType(KafkaHandler.class)
 			.withMemberCategory(MemberCategory.INVOKE_PUBLIC_METHODS)).accepts(this.hints);
-		assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(KafkaHandler.class, "isDefault"))
-			.accepts(this.hints);
+		assertThat(BootApis.methodInvocation(KafkaHandler.class, "isDefault")).accepts(this.hints);
 	}
 
 	private static RuntimeHints registeredHints() {

@@ -18,68 +18,65 @@ package dev.followerfetch.observation;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.Supplier;
 
 import dev.followerfetch.policy.ConsumerKind;
 
-import org.springframework.boot.health.contributor.AbstractHealthIndicator;
-import org.springframework.boot.health.contributor.Health;
-import org.springframework.boot.health.contributor.Status;
-
 /**
- * Reports whether follower fetching works, from the last {@link FollowerFetchSnapshot}. Never
- * calls Kafka: a request only reads the snapshot the background refresher keeps.
+ * The details of the {@code followerFetch} health contributor, as the contract names them,
+ * from one snapshot. Both Spring Boot lines' health indicators show them, and they speak to
+ * no Boot API.
  *
  * @author follower-fetch authors
  */
-final class FollowerFetchHealthIndicator extends AbstractHealthIndicator {
+public final class HealthDetails {
+
+	/**
+	 * Why share consumers read from the leaders, in each share consumer's details.
+	 */
+	public static final String SHARE_NOTE = "share groups fetch from the leaders: KIP-932 has no follower fetching";
 
 	private static final Map<ConsumerKind, String> SECTIONS = Map.of(ConsumerKind.LISTENER, "listeners",
 			ConsumerKind.STREAMS, "streams", ConsumerKind.BINDING, "bindings", ConsumerKind.OTHER, "otherConsumers",
 			ConsumerKind.SHARE, "shareConsumers");
 
-	static final String SHARE_NOTE = "share groups fetch from the leaders: KIP-932 has no follower fetching";
-
-	private final Supplier<FollowerFetchSnapshot> snapshot;
-
-	private final Status degradedStatus;
-
-	FollowerFetchHealthIndicator(Supplier<FollowerFetchSnapshot> snapshot, Status degradedStatus) {
-		super("follower-fetch health check failed");
-		this.snapshot = snapshot;
-		this.degradedStatus = degradedStatus;
+	private HealthDetails() {
 	}
 
-	@Override
-	protected void doHealthCheck(Health.Builder builder) {
-		FollowerFetchSnapshot snapshot = this.snapshot.get();
-		builder.status(snapshot.state().isDegraded() ? this.degradedStatus : Status.UP);
-		builder.withDetail("state", snapshot.state().name());
+	/**
+	 * The details of one snapshot, in the order the health endpoint shows them.
+	 * @param snapshot the snapshot
+	 * @return the details
+	 */
+	public static Map<String, Object> of(FollowerFetchSnapshot snapshot) {
+		Map<String, Object> details = new LinkedHashMap<>();
+		details.put("state", snapshot.state().name());
 		if (snapshot.rack() != null) {
-			builder.withDetail("rack", snapshot.rack())
-				.withDetail("source", Objects.requireNonNullElse(snapshot.source(), "unknown"));
+			details.put("rack", snapshot.rack());
+			details.put("source", Objects.requireNonNullElse(snapshot.source(), "unknown"));
 		}
 		if (snapshot.state() == FollowerFetchState.DISABLED) {
-			return;
+			return details;
 		}
-		builder.withDetail("brokerRacks", snapshot.brokerRacks()).withDetail("selector", snapshot.selector());
+		details.put("brokerRacks", snapshot.brokerRacks());
+		details.put("selector", snapshot.selector());
 		for (ConsumerKind kind : ConsumerKind.values()) {
 			Map<String, ConsumerReads> reads = snapshot.of(kind);
 			if (kind == ConsumerKind.LISTENER || !reads.isEmpty()) {
 				Map<String, Object> section = new LinkedHashMap<>();
 				reads.forEach((name, consumerReads) -> section.put(name, details(consumerReads)));
-				builder.withDetail(Objects.requireNonNull(SECTIONS.get(kind)), section);
+				details.put(Objects.requireNonNull(SECTIONS.get(kind)), section);
 			}
 		}
 		if (!snapshot.producers().isEmpty()) {
 			Map<String, Object> section = new LinkedHashMap<>();
 			snapshot.producers().forEach((name, writes) -> section.put(name, details(writes)));
-			builder.withDetail("producers", section);
+			details.put("producers", section);
 		}
 		if (!snapshot.problems().isEmpty()) {
-			builder.withDetail("problems", snapshot.problems().stream().map(Problem::message).toList());
+			details.put("problems", snapshot.problems().stream().map(Problem::message).toList());
 		}
-		builder.withDetail("updatedAt", snapshot.takenAt().toString());
+		details.put("updatedAt", snapshot.takenAt().toString());
+		return details;
 	}
 
 	private static Map<String, Object> details(ProducerWrites writes) {

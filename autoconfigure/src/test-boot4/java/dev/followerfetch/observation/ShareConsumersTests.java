@@ -141,7 +141,7 @@ class ShareConsumersTests {
 		FollowerFetchSnapshot snapshot = new FollowerFetchSnapshot(FollowerFetchState.ACTIVE, "az-b", "property",
 				Set.of("az-a", "az-b", "az-c"), "rack-aware", consumers, List.of(), Instant.EPOCH);
 
-		var health = new FollowerFetchHealthIndicator(() -> snapshot, Status.UNKNOWN).health(true);
+		var health = new FollowerFetchHealthIndicator(() -> snapshot, "UNKNOWN").health(true);
 
 		assertThat(health.getStatus()).isEqualTo(Status.UP);
 		assertThat(health.getDetails()).containsKey("shareConsumers").doesNotContainKey("otherConsumers");
