@@ -17,6 +17,7 @@ package dev.followerfetch.detection;
 
 import java.net.URI;
 
+import dev.followerfetch.FollowerFetchProperties;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -38,6 +39,12 @@ class RackDetectionAutoConfigurationTests {
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(RackDetectionAutoConfiguration.class))
 		.withPropertyValues("follower-fetch.detection.order=");
+
+	@Test
+	void thePropertiesDefaultsAreTheDetectionsOwn() {
+		assertThat(RackDetectionAutoConfiguration.detectionSettings(new FollowerFetchProperties()))
+			.isEqualTo(DetectionSettings.defaults(DetectionSettings.SPRING_BOOT_PREFIX));
+	}
 
 	@Test
 	void anApplicationsOwnDetectedRackReplacesDetection() {

@@ -65,6 +65,17 @@ class FetchPolicyAutoConfigurationTests {
 				"spring.kafka.bootstrap-servers=127.0.0.1:9", "spring.kafka.listener.auto-startup=false");
 
 	@Test
+	void thePropertiesDefaultsAreThePolicysOwn() {
+		PolicySettings fromProperties = FetchPolicyAutoConfiguration
+			.policySettings(new FollowerFetchProperties().getPolicy());
+		PolicySettings defaults = PolicySettings.defaults();
+		assertThat(fromProperties.defaultPolicy()).isEqualTo(defaults.defaultPolicy());
+		assertThat(fromProperties.replicaLease()).isEqualTo(defaults.replicaLease());
+		assertThat(fromProperties.replicaRequestTimeout()).isEqualTo(defaults.replicaRequestTimeout());
+		assertThat(fromProperties.named().values()).allSatisfy((named) -> assertThat(named).isEmpty());
+	}
+
+	@Test
 	void anEmptyDefaultPolicyMeansLocality() {
 		this.contextRunner.withPropertyValues("follower-fetch.policy.default=")
 			.run((context) -> assertThat(context.getBean(ClientRackDecider.class).defaultPolicy())
