@@ -124,6 +124,11 @@ public final class FollowerFetchObservationAutoConfiguration {
 		}
 
 		@Bean
+		ReadLocalityMonitorLifecycle followerFetchReadLocalityMonitorLifecycle(ReadLocalityMonitor monitor) {
+			return new ReadLocalityMonitorLifecycle(monitor);
+		}
+
+		@Bean
 		@Order(0)
 		ListenerConsumers followerFetchListenerConsumers(ListenerContainers containers, ListenerPolicies policies) {
 			return new ListenerConsumers(containers::all, policies);

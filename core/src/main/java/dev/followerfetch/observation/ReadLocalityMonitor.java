@@ -50,8 +50,6 @@ import dev.followerfetch.policy.ConsumerKind;
 import org.apache.kafka.common.TopicPartition;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.context.SmartLifecycle;
-
 /**
  * Keeps a {@link FollowerFetchSnapshot} fresh in the background. Every refresh asks each
  * {@link ObservedConsumers} source for the application's consumers and reads their client
@@ -62,11 +60,12 @@ import org.springframework.context.SmartLifecycle;
  * clusters' facts (broker racks, replica selectors, partition placement), keeping the
  * last ones read for a cluster that does not answer, and has the {@link SnapshotBuilder}
  * judge what it read. This class schedules and gathers; the judging is the builder's.
- * Nothing here runs on a request thread; readers get the last snapshot.
+ * Nothing here runs on a request thread; readers get the last snapshot. It needs only a
+ * start and a stop: under Spring Boot a lifecycle bean calls them.
  *
  * @author follower-fetch authors
  */
-public final class ReadLocalityMonitor implements SmartLifecycle {
+public final class ReadLocalityMonitor {
 
 	private final Supplier<DetectedRack> detectedRack;
 
@@ -321,7 +320,10 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 		return view;
 	}
 
-	@Override
+	/**
+	 * Start refreshing in the background, the first refresh at once. Does nothing when
+	 * running.
+	 */
 	public void start() {
 		synchronized (this.lifecycle) {
 			if (this.scheduler != null) {
@@ -363,7 +365,6 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 	 * Stop refreshing: interrupt a refresh in flight rather than wait for its calls to the
 	 * brokers, then close the admin clients. {@link #start()} opens them again.
 	 */
-	@Override
 	public void stop() {
 		synchronized (this.lifecycle) {
 			ScheduledExecutorService executor = this.scheduler;
@@ -381,14 +382,12 @@ public final class ReadLocalityMonitor implements SmartLifecycle {
 		}
 	}
 
-	@Override
+	/**
+	 * Whether the monitor refreshes in the background.
+	 * @return {@code true} between {@link #start()} and {@link #stop()}
+	 */
 	public boolean isRunning() {
 		return this.scheduler != null;
-	}
-
-	@Override
-	public int getPhase() {
-		return Integer.MAX_VALUE - 50;
 	}
 
 	/**
