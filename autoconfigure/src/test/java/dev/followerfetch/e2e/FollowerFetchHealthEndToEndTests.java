@@ -15,7 +15,6 @@
  */
 package dev.followerfetch.e2e;
 
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
