@@ -306,7 +306,27 @@ public final class MultiZoneKafkaContainers implements ZonedKafkaCluster {
 	 */
 	public String logs(int brokerId) {
 		rackOf(brokerId);
-		return this.outputs.get(brokerId).text();
+		// read to the end, not from the followed stream, which may still be replaying the first lines
+		KafkaContainer container = this.containers.get(brokerId);
+		Output output = container.getDockerClient()
+			.logContainerCmd(container.getContainerId())
+			.withStdOut(true)
+			.withStdErr(true)
+			.exec(new Output());
+		try {
+			if (!output.awaitCompletion(this.timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+				throw new IllegalStateException("The output of broker " + brokerId + " was not read within "
+						+ this.timeout.toSeconds() + " s");
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted while reading the output of broker " + brokerId, ex);
+		}
+		finally {
+			output.close();
+		}
+		return output.text();
 	}
 
 	/**
