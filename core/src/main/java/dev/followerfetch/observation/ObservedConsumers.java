@@ -18,7 +18,7 @@ package dev.followerfetch.observation;
 import java.util.Collection;
 
 /**
- * A source of consumers for the read locality monitor to observe. Every bean of this
+ * A source of consumers for the {@link ReadLocalityMonitor} to observe. Every bean of this
  * type is asked at each background refresh, never on a request thread: listener
  * containers, Kafka Streams applications and Spring Cloud Stream bindings each have one.
  *
