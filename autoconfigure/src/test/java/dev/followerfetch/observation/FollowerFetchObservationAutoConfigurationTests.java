@@ -36,6 +36,7 @@ import org.springframework.boot.context.properties.source.InvalidConfigurationPr
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.kafka.core.ConsumerFactory;
+import org.springframework.kafka.listener.AbstractMessageListenerContainer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -107,6 +108,15 @@ class FollowerFetchObservationAutoConfigurationTests {
 				assertThat(context).doesNotHaveBean(FollowerFetchHealthIndicator.class);
 				assertThat(BootApis.health(context).details()).containsEntry("own", true);
 			});
+	}
+
+	@Test
+	void theMonitorRunsOnceTheContextHasStartedAndStartsAfterTheListenerContainers() {
+		this.contextRunner.run((context) -> {
+			assertThat(context.getBean(ReadLocalityMonitor.class).isRunning()).isTrue();
+			assertThat(context.getBean(ReadLocalityMonitorLifecycle.class).getPhase())
+				.isGreaterThan(AbstractMessageListenerContainer.DEFAULT_PHASE);
+		});
 	}
 
 	@Test
