@@ -1192,6 +1192,22 @@ public final class ZoneAwareAssignment {
 			inSyncZones = Set.copyOf(inSyncZones);
 		}
 
+		/**
+		 * A partition counted as led by its preferred replica, where Kafka's leader
+		 * rebalance keeps leadership (a broker restart moves it away and back, and an
+		 * assignment that followed it would move the partition twice), else, when the
+		 * preferred replica's rack is unknown, by its current leader.
+		 * @param partition the partition
+		 * @param preferredZone the zone of its preferred replica (its first), or {@code null}
+		 * @param leaderZone the zone of its current leader, or {@code null}
+		 * @param inSyncZones the zones of its in-sync replicas
+		 * @return the partition
+		 */
+		public static Partition ledByPreferred(TopicPartition partition, @Nullable String preferredZone,
+				@Nullable String leaderZone, Set<String> inSyncZones) {
+			return new Partition(partition, (preferredZone != null) ? preferredZone : leaderZone, inSyncZones);
+		}
+
 	}
 
 	/**

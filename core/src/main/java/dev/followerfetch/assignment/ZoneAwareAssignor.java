@@ -379,9 +379,9 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 				Node[] replicas = info.replicas();
 				int preferred = (replicas != null && replicas.length > 0 && replicas[0] != null) ? replicas[0].id() : -1;
 				String preferredRack = racks.get(preferred);
-				String leaderZone = (preferredRack != null) ? ClientRack.zoneOf(preferredRack)
-						: (leader != null) ? ClientRack.zoneOf(leader.rack()) : null;
-				partitions.add(new Partition(new TopicPartition(topic, info.partition()), leaderZone, inSync));
+				partitions.add(Partition.ledByPreferred(new TopicPartition(topic, info.partition()),
+						(preferredRack != null) ? ClientRack.zoneOf(preferredRack) : null,
+						(leader != null) ? ClientRack.zoneOf(leader.rack()) : null, inSync));
 			}
 		}
 		return partitions;

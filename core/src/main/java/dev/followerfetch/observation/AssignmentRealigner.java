@@ -241,11 +241,9 @@ final class AssignmentRealigner {
 					}
 				});
 				int first = placement.replicas().isEmpty() ? -1 : placement.replicas().get(0);
-				String preferredRack = (first >= 0) ? view.rackOf(first) : null;
-				String leaderZone = (preferredRack != null) ? preferredRack
-						: (placement.leader() >= 0) ? view.rackOf(placement.leader()) : null;
 				byTopic.computeIfAbsent(tp.topic(), (topic) -> new ArrayList<>())
-					.add(new Partition(tp, leaderZone, inSync));
+					.add(Partition.ledByPreferred(tp, (first >= 0) ? view.rackOf(first) : null,
+							(placement.leader() >= 0) ? view.rackOf(placement.leader()) : null, inSync));
 			}
 		});
 		if (!byTopic.keySet().containsAll(topics)) {
