@@ -18,7 +18,7 @@ package dev.followerfetch.application;
 import java.util.Map;
 
 import dev.followerfetch.policy.ClientRackDecider;
-import org.apache.kafka.clients.CommonClientConfigs;
+import dev.followerfetch.policy.ClientRequest;
 
 import org.jspecify.annotations.Nullable;
 
@@ -61,9 +61,7 @@ final class BinderClientIdCustomizer implements ProducerConfigCustomizer, AdminC
 	}
 
 	private void tag(Map<String, Object> properties, String base) {
-		this.decider.getObject()
-			.clientId(properties.get(CommonClientConfigs.CLIENT_ID_CONFIG), base)
-			.ifPresent((clientId) -> properties.put(CommonClientConfigs.CLIENT_ID_CONFIG, clientId));
+		this.decider.getObject().plan(ClientRequest.client(properties, base)).applyTo(properties);
 	}
 
 	@Override

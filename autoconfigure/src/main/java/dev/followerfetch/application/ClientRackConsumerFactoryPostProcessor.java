@@ -18,19 +18,16 @@ package dev.followerfetch.application;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 
-import dev.followerfetch.ClientRack;
-import dev.followerfetch.Policy;
-import dev.followerfetch.assignment.AssignmentStrategy;
-import dev.followerfetch.detection.DetectedRack;
+import dev.followerfetch.policy.ClientPlan;
 import dev.followerfetch.policy.ClientRackDecider;
+import dev.followerfetch.policy.ClientRequest;
 import dev.followerfetch.policy.ListenerContainers;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 
 import org.jspecify.annotations.Nullable;
 
@@ -41,13 +38,11 @@ import org.springframework.kafka.core.ConsumerFactory;
 import org.springframework.kafka.listener.AbstractMessageListenerContainer;
 
 /**
- * Sets {@code client.rack} on every {@link ConsumerFactory} bean, and on the factory held by
- * every listener container factory bean and every listener container bean, unless the
- * factory already has one or the default fetch policy is freshness. Factories get the
- * replica lease as {@code metadata.max.age.ms} once a rack is in effect, unless they set
- * it, and the zone-aware assignor first in {@code partition.assignment.strategy}. With
- * {@code follower-fetch.client-id-zone}, a factory's own {@code client.id} gets the zone
- * tag first.
+ * Applies the {@link ClientPlan} of every {@link ConsumerFactory} bean, and of the factory
+ * held by every listener container factory bean and every listener container bean: the
+ * default policy's {@code client.rack} unless the factory has one, the follower settings,
+ * the zone-aware assignor first in {@code partition.assignment.strategy} and, with
+ * {@code follower-fetch.client-id-zone}, the zone tag first in its own {@code client.id}.
  *
  * @author follower-fetch authors
  */
@@ -92,91 +87,23 @@ final class ClientRackConsumerFactoryPostProcessor implements BeanPostProcessor 
 					+ ") does not expose its configuration; set client.rack on it yourself");
 			return;
 		}
-		ClientRackDecider decider = this.decider.getObject();
-		applyAssignment(consumerFactory, decider, configs, description);
-		applyClientId(consumerFactory, decider, configs, description);
-		DetectedRack detected = decider.detectedRack();
-		Object explicit = configs.get(ConsumerConfig.CLIENT_RACK_CONFIG);
-		if (explicit != null) {
-			if (logger.isInfoEnabled()) {
-				logger.info(description + " keeps its own client.rack=" + explicit + rackNote(detected, explicit));
-			}
-			applyFollowerSettings(consumerFactory, decider, explicit, configs, description);
+		ClientPlan plan = this.decider.getObject().plan(ClientRequest.consumerFactory(description, configs));
+		if (plan.isEmpty()) {
 			return;
 		}
-		// listeners that read from followers while the default policy is freshness use this factory too
-		applyFollowerSettings(consumerFactory, decider, detected.rack().orElse(null), configs, description);
-		Optional<ClientRack> rack = decider.clientRack(decider.defaultPolicy()).flatMap(ClientRack::of);
-		if (rack.isEmpty()) {
-			if (decider.defaultPolicy() == Policy.FRESHNESS && logger.isDebugEnabled()) {
-				logger.debug(description + " is left on the leaders: follower-fetch.policy.default=freshness");
-			}
-			return;
+		consumerFactory.updateConfigs(new HashMap<>(plan.configs()));
+		Map<String, Object> updated = configs(consumerFactory);
+		Map<String, String> missing = new LinkedHashMap<>(plan.configs());
+		if (updated != null) {
+			missing.entrySet().removeIf((setting) -> setting.getValue().equals(updated.get(setting.getKey())));
 		}
-		if (!update(consumerFactory, ConsumerConfig.CLIENT_RACK_CONFIG, rack.get().value())) {
+		if (!missing.isEmpty()) {
 			logger.warn(description + " (" + consumerFactory.getClass().getName()
-					+ ") does not support updateConfigs; set client.rack=" + rack.get() + " on it yourself");
+					+ ") does not support updateConfigs; set " + missing + " on it yourself");
 		}
 		else if (logger.isDebugEnabled()) {
-			logger.debug(description + " now has client.rack=" + rack.get());
+			logger.debug(description + " now has " + plan.configs());
 		}
-	}
-
-	private void applyAssignment(ConsumerFactory<?, ?> consumerFactory, ClientRackDecider decider,
-			Map<String, Object> configs, String description) {
-		AssignmentStrategy.Decision assignment = decider.assignment(description, configs);
-		if (assignment.settings().isEmpty()) {
-			return;
-		}
-		consumerFactory.updateConfigs(new HashMap<>(assignment.settings()));
-		Map<String, Object> updated = configs(consumerFactory);
-		if (updated == null || !assignment.settings().keySet().stream().allMatch(updated::containsKey)) {
-			logger.warn(description + " (" + consumerFactory.getClass().getName()
-					+ ") does not support updateConfigs; zone-aware assignment is not added");
-		}
-		else if (logger.isDebugEnabled()) {
-			logger.debug(description + " now has " + assignment.settings());
-		}
-	}
-
-	/**
-	 * A factory's own {@code client.id} gets the zone tag. One without stays so: every
-	 * consumer it creates without a prefix of its own would share the one made up here.
-	 * Listener containers get theirs per container.
-	 */
-	private void applyClientId(ConsumerFactory<?, ?> consumerFactory, ClientRackDecider decider,
-			Map<String, Object> configs, String description) {
-		decider.clientId(configs.get(ConsumerConfig.CLIENT_ID_CONFIG), null)
-			.ifPresent((clientId) -> apply(consumerFactory, ConsumerConfig.CLIENT_ID_CONFIG, Optional.of(clientId),
-					"follower-fetch.client-id-zone", description));
-	}
-
-	private void applyFollowerSettings(ConsumerFactory<?, ?> consumerFactory, ClientRackDecider decider,
-			@Nullable Object rack, Map<String, Object> configs, String description) {
-		apply(consumerFactory, ConsumerConfig.METADATA_MAX_AGE_CONFIG, decider.replicaLease(rack, configs),
-				"follower-fetch.policy.replica-lease", description);
-		apply(consumerFactory, ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, decider.replicaRequestTimeout(rack, configs),
-				"follower-fetch.policy.replica-request-timeout", description);
-	}
-
-	private void apply(ConsumerFactory<?, ?> consumerFactory, String key, Optional<String> value, String property,
-			String description) {
-		value.filter((millis) -> update(consumerFactory, key, millis))
-			.filter((millis) -> logger.isDebugEnabled())
-			.ifPresent((millis) -> logger.debug(description + " now has " + key + "=" + millis + " (" + property + ")"));
-	}
-
-	private static boolean update(ConsumerFactory<?, ?> consumerFactory, String key, String value) {
-		consumerFactory.updateConfigs(Map.of(key, value));
-		Map<String, Object> updated = configs(consumerFactory);
-		return updated != null && value.equals(updated.get(key));
-	}
-
-	private static String rackNote(DetectedRack detected, Object explicit) {
-		return detected.rack()
-			.filter((rack) -> !rack.equals(explicit.toString()))
-			.map((rack) -> " (detected rack is " + rack + " from " + detected.source().orElse("?") + ")")
-			.orElse("");
 	}
 
 	private static @Nullable Map<String, Object> configs(ConsumerFactory<?, ?> consumerFactory) {

@@ -21,7 +21,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
+import dev.followerfetch.policy.ClientPlan;
 import dev.followerfetch.policy.ClientRackDecider;
+import dev.followerfetch.policy.ClientRequest;
 import dev.followerfetch.policy.ProducerRackSupport;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -35,8 +37,8 @@ import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.core.ProducerFactory;
 
 /**
- * Gives every {@link ProducerFactory} bean, and the factory of every {@link KafkaTemplate}
- * bean, what the {@link ClientRackDecider} adds for producers: {@code client.rack} and,
+ * Applies the {@link ClientPlan} of every {@link ProducerFactory} bean, and of the factory
+ * of every {@link KafkaTemplate} bean: {@code client.rack} and,
  * when {@code follower-fetch.producer.rack-aware} is on, {@code partitioner.rack.aware}.
  * A factory's own values of either are kept: they are the per-factory override. With
  * {@code follower-fetch.client-id-zone}, its {@code client.id} gets the zone tag first
@@ -89,13 +91,12 @@ final class ClientRackProducerFactoryPostProcessor implements BeanPostProcessor 
 			}
 		}
 		ClientRackDecider decider = this.decider.getObject();
-		ProducerRackSupport support = decider.producerSupport();
 		Map<String, Object> configs = producerFactory.getConfigurationProperties();
-		Map<String, String> settings = new LinkedHashMap<>(decider.producerSettings(configs));
-		decider.clientId(configs.get(ProducerConfig.CLIENT_ID_CONFIG), clientIdBase)
-			.ifPresent((clientId) -> settings.put(ProducerConfig.CLIENT_ID_CONFIG, clientId));
+		ClientPlan plan = decider.plan(ClientRequest.producer(configs, clientIdBase));
+		Map<String, String> settings = plan.configs();
 		if (settings.isEmpty()) {
 			if (logger.isDebugEnabled()) {
+				ProducerRackSupport support = decider.producerSupport();
 				logger.debug(description + (support.clientRack()
 						? " keeps client.rack=" + configs.get(ProducerRackSupport.CLIENT_RACK)
 								+ " and partitioner.rack.aware=" + configs.get(ProducerRackSupport.RACK_AWARE)

@@ -15,7 +15,6 @@
  */
 package dev.followerfetch.observation;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
@@ -25,6 +24,7 @@ import java.util.Set;
 import java.util.function.Supplier;
 
 import dev.followerfetch.FollowerFetchProperties;
+import dev.followerfetch.InvalidSettings;
 import dev.followerfetch.Policy;
 import dev.followerfetch.application.BinderBindings;
 import dev.followerfetch.application.BinderClientRackAutoConfiguration;
@@ -36,6 +36,7 @@ import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
 import dev.followerfetch.observation.ReadLocalityMonitor.MonitorSettings;
 import dev.followerfetch.policy.ClientRackDecider;
+import dev.followerfetch.policy.ClientRequest;
 import dev.followerfetch.policy.ConsumerKind;
 import dev.followerfetch.policy.ConsumerPolicy;
 import dev.followerfetch.policy.ConsumerPolicy.Origin;
@@ -96,28 +97,20 @@ public final class FollowerFetchObservationAutoConfiguration {
 		ReadLocalityMonitor followerFetchReadLocalityMonitor(FollowerFetchProperties properties,
 				ObjectProvider<DetectedRack> detectedRack, ObjectProvider<ObservedConsumers> sources,
 				ObjectProvider<KafkaAdmin> kafkaAdmin, ObjectProvider<ClientRackDecider> decider,
-				ObjectProvider<ObservedProducers> producers) {
+				ObjectProvider<ObservedProducers> producers, ConfiguredConsumers configured) {
 			FollowerFetchProperties.Observation observation = properties.getObservation();
-			requirePositive("follower-fetch.observation.refresh-interval", observation.getRefreshInterval(), "30s");
-			requirePositive("follower-fetch.observation.timeout", observation.getTimeout(), "5s");
-			requireNotNegative("follower-fetch.observation.fallback-grace", observation.getFallbackGrace(), "2m");
-			if (observation.getMaxListedPartitions() < 0) {
-				throw new InvalidConfigurationPropertyValueException("follower-fetch.observation.max-listed-partitions",
-						observation.getMaxListedPartitions(), "Must be zero or more.");
-			}
 			ClusterInspectors inspectors = new ClusterInspectors(() -> ApplicationKafkaAdmin.configuration(kafkaAdmin),
 					observation.getTimeout(), (clientId) -> Optional.ofNullable(decider.getIfAvailable())
-						.flatMap((configured) -> configured.clientId(null, clientId))
+						.flatMap((rackDecider) -> rackDecider.plan(ClientRequest.client(Map.of(), clientId)).clientIdToSet())
 						.orElse(clientId));
 			FollowerFetchProperties.Assignment assignment = properties.getAssignment();
-			requireNotNegative("follower-fetch.assignment.realign-grace", assignment.getRealignGrace(), "2m");
-			requireNotNegative("follower-fetch.assignment.realign-interval", assignment.getRealignInterval(), "10m");
-			MonitorSettings settings = new MonitorSettings(observation.getRefreshInterval(),
+			MonitorSettings settings = InvalidSettings.checked(() -> new MonitorSettings(observation.getRefreshInterval(),
 					observation.getFallbackGrace(), observation.getTimeout(), observation.getMaxListedPartitions(),
 					properties.getPolicy().getDefault(),
 					new AssignmentRealigner.Settings(assignment.isEnabled() && assignment.isRealign(),
-							assignment.getRealignGrace(), assignment.getRealignInterval()));
-			OtherConsumers others = observation.isOtherConsumers() ? otherConsumers(properties, decider) : null;
+							assignment.getRealignGrace(), assignment.getRealignInterval())));
+			OtherConsumers others = observation.isOtherConsumers()
+					? otherConsumers(properties, decider, configured) : null;
 			return new ReadLocalityMonitor(detectedRack::getObject, () -> sources.orderedStream().toList(), others,
 					() -> producers.stream().flatMap((observed) -> observed.find().stream()).toList(), inspectors,
 					settings, new MonotonicClock());
@@ -134,32 +127,19 @@ public final class FollowerFetchObservationAutoConfiguration {
 			return new ListenerConsumers(containers::all, policies);
 		}
 
+		@Bean
+		ConfiguredConsumers followerFetchConfiguredConsumers() {
+			return new ConfiguredConsumers();
+		}
+
 		private static OtherConsumers otherConsumers(FollowerFetchProperties properties,
-				ObjectProvider<ClientRackDecider> decider) {
+				ObjectProvider<ClientRackDecider> decider, ConfiguredConsumers configured) {
 			Policy defaultPolicy = properties.getPolicy().getDefault();
-			return new OtherConsumers(new ConsumerMetricsReader(), () -> {
+			return new OtherConsumers(new ConsumerMetricsReader(), configured::list, (clientId) -> {
 				ClientRackDecider rackDecider = decider.getIfAvailable();
-				return (rackDecider != null) ? rackDecider.configuredConsumers() : List.of();
-			}, (clientId) -> {
-				ClientRackDecider rackDecider = decider.getIfAvailable();
-				return (rackDecider != null)
-						? rackDecider.decide(ConsumerKind.OTHER, rackDecider.untagged(clientId), null, null, null)
+				return (rackDecider != null) ? rackDecider.declaredPolicy(clientId)
 						: new ConsumerPolicy(ConsumerKind.OTHER, clientId, defaultPolicy, Origin.DEFAULT);
 			});
-		}
-
-		private static void requireNotNegative(String property, Duration value, String example) {
-			if (value == null || value.isNegative()) {
-				throw new InvalidConfigurationPropertyValueException(property, value,
-						"Must be zero or a positive duration, for example " + example + ".");
-			}
-		}
-
-		private static void requirePositive(String property, Duration value, String example) {
-			if (value == null || value.isNegative() || value.isZero()) {
-				throw new InvalidConfigurationPropertyValueException(property, value,
-						"Must be a positive duration, for example " + example + ".");
-			}
 		}
 
 	}

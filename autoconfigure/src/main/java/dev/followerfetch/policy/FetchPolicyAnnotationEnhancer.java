@@ -22,6 +22,7 @@ import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -44,12 +45,13 @@ import org.springframework.util.ReflectionUtils;
 import org.springframework.util.StringUtils;
 
 /**
- * Applies a {@code @KafkaListener}'s fetch policy where spring-kafka reads consumer
- * properties: from {@code follower-fetch.policy.listeners.<id>} for a listener with an
- * explicit id, else from {@link FetchPolicy} on its method or class, it adds the
- * {@code client.rack} the policy calls for (empty for freshness), plus a marker saying
- * what decided, which the {@link ListenerPolicyApplier} reads and removes before the
- * container starts. A listener that sets its own {@code client.rack} is left alone.
+ * Gives a {@code @KafkaListener} what its {@link ClientPlan} lets its annotation carry,
+ * where spring-kafka reads consumer properties: for a listener that
+ * {@code follower-fetch.policy.listeners.<id>} or {@link FetchPolicy} on its method or
+ * class takes off the default policy, the {@code client.rack} the policy calls for (empty
+ * for freshness), and a link to what it declared, which the {@link ListenerPolicyApplier}
+ * follows and removes before the container starts. A listener that sets its own
+ * {@code client.rack} is left alone.
  *
  * @author follower-fetch authors
  */
@@ -59,10 +61,14 @@ final class FetchPolicyAnnotationEnhancer implements AnnotationEnhancer {
 
 	private final ObjectProvider<ClientRackDecider> decider;
 
+	private final ObjectProvider<ListenerPolicies> policies;
+
 	private final Environment environment;
 
-	FetchPolicyAnnotationEnhancer(ObjectProvider<ClientRackDecider> decider, Environment environment) {
+	FetchPolicyAnnotationEnhancer(ObjectProvider<ClientRackDecider> decider, ObjectProvider<ListenerPolicies> policies,
+			Environment environment) {
 		this.decider = decider;
+		this.policies = policies;
 		this.environment = environment;
 	}
 
@@ -75,21 +81,22 @@ final class FetchPolicyAnnotationEnhancer implements AnnotationEnhancer {
 		if (attributes.get("properties") instanceof String[] existing) {
 			consumerProperties.addAll(Arrays.asList(existing));
 		}
-		if (setsClientRack(consumerProperties)) {
+		Properties own = parse(consumerProperties);
+		if (own.containsKey(ConsumerConfig.CLIENT_RACK_CONFIG)) {
 			return attributes;
 		}
 		Method method = (element instanceof Method listenerMethod) ? listenerMethod : null;
 		Policy onMethod = (method != null) ? annotated(method) : null;
 		Policy onClass = annotated((method != null) ? method.getDeclaringClass() : element);
-		ClientRackDecider decider = this.decider.getObject();
-		ConsumerPolicy decision = decider.decide(ConsumerKind.LISTENER, resolve(attributes.get("id")), null, onMethod,
-				onClass);
-		if (decision.origin() == Origin.DEFAULT) {
+		Map<String, Object> declared = new LinkedHashMap<>();
+		own.forEach((name, value) -> declared.put(name.toString(), value));
+		ClientPlan plan = this.decider.getObject()
+			.plan(ClientRequest.listenerAnnotation(resolve(attributes.get("id")), declared, onMethod, onClass));
+		if (plan.policy() == null || plan.policy().origin() == Origin.DEFAULT) {
 			return attributes;
 		}
-		consumerProperties.add(ListenerPolicies.MARKER + "=" + decision.policy().name() + "," + decision.origin().name());
-		decider.clientRackOverFactory(decision.policy())
-			.ifPresent((rack) -> consumerProperties.add(ConsumerConfig.CLIENT_RACK_CONFIG + "=" + rack));
+		consumerProperties.add(ListenerPolicies.DECLARATION + "=" + this.policies.getObject().declare(onMethod, onClass));
+		plan.settings().forEach((name, value) -> consumerProperties.add(name + "=" + value));
 		Map<String, Object> enhanced = new HashMap<>(attributes);
 		enhanced.put("properties", consumerProperties.toArray(String[]::new));
 		return enhanced;
@@ -118,15 +125,15 @@ final class FetchPolicyAnnotationEnhancer implements AnnotationEnhancer {
 						&& AnnotatedElementUtils.hasAnnotation(method, FetchPolicy.class));
 	}
 
-	private static boolean setsClientRack(List<String> consumerProperties) {
+	private static Properties parse(List<String> consumerProperties) {
 		Properties parsed = new Properties();
 		try {
 			parsed.load(new StringReader(String.join("\n", consumerProperties)));
 		}
 		catch (IOException ex) {
-			return false;
+			// a StringReader throws none
 		}
-		return parsed.containsKey(ConsumerConfig.CLIENT_RACK_CONFIG);
+		return parsed;
 	}
 
 }

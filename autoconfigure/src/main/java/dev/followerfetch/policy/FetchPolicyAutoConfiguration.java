@@ -20,6 +20,7 @@ import java.util.Map;
 import dev.followerfetch.FollowerFetchProperties;
 import dev.followerfetch.InvalidSettings;
 import dev.followerfetch.assignment.AssignmentStrategy;
+import dev.followerfetch.policy.ConfiguredConsumer;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
 
@@ -57,12 +58,15 @@ public final class FetchPolicyAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	ClientRackDecider followerFetchClientRackDecider(FollowerFetchProperties properties,
-			ObjectProvider<DetectedRack> detectedRack, ObjectProvider<ProducerRackSupport> producerSupport) {
+			ObjectProvider<DetectedRack> detectedRack, ObjectProvider<ProducerRackSupport> producerSupport,
+			ObjectProvider<ConfiguredConsumer.Observer> configuredConsumers) {
 		return InvalidSettings.checked(() -> new ClientRackDecider(policySettings(properties.getPolicy()),
-				properties.getProducer().isRackAware(),
-				producerSupport.getIfAvailable(ProducerRackSupport::ofClasspath),
-				new AssignmentStrategy(properties.getAssignment().isEnabled()),
-				ClientIdZone.of(properties.getClientIdZone()), detectedRack::getObject));
+				new ClientSettings(properties.getProducer().isRackAware(),
+						producerSupport.getIfAvailable(ProducerRackSupport::ofClasspath),
+						new AssignmentStrategy(properties.getAssignment().isEnabled()),
+						ClientIdZone.of(properties.getClientIdZone())),
+				detectedRack::getObject,
+				(consumer) -> configuredConsumers.orderedStream().forEach((observer) -> observer.configured(consumer))));
 	}
 
 	static PolicySettings policySettings(FollowerFetchProperties.PolicyProperties policy) {
@@ -81,8 +85,8 @@ public final class FetchPolicyAutoConfiguration {
 	@Bean(ANNOTATION_ENHANCER)
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	static AnnotationEnhancer followerFetchPolicyAnnotationEnhancer(ObjectProvider<ClientRackDecider> decider,
-			Environment environment) {
-		return new FetchPolicyAnnotationEnhancer(decider, environment);
+			ObjectProvider<ListenerPolicies> policies, Environment environment) {
+		return new FetchPolicyAnnotationEnhancer(decider, policies, environment);
 	}
 
 	@Bean

@@ -91,6 +91,24 @@ public final class ListenerContainers {
 	 * @return the configuration, empty when the container exposes none of it
 	 */
 	public static Map<String, Object> consumerConfig(MessageListenerContainer container) {
+		Map<String, Object> config = factoryConfig(container);
+		try {
+			flatten(container.getContainerProperties().getKafkaConsumerProperties())
+				.forEach((name, value) -> config.put(name.toString(), value));
+		}
+		catch (UnsupportedOperationException ex) {
+			// a container that does not expose its properties
+		}
+		return config;
+	}
+
+	/**
+	 * The configuration of a container's consumer factory.
+	 * @param container a listener container
+	 * @return a copy of the configuration, empty when the container exposes no factory or
+	 * the factory no configuration
+	 */
+	public static Map<String, Object> factoryConfig(MessageListenerContainer container) {
 		Map<String, Object> config = new HashMap<>();
 		if (container instanceof AbstractMessageListenerContainer<?, ?> abstractContainer
 				&& consumerFactory(abstractContainer) instanceof ConsumerFactory<?, ?> consumerFactory) {
@@ -100,13 +118,6 @@ public final class ListenerContainers {
 			catch (UnsupportedOperationException ex) {
 				// a factory that does not expose its configuration
 			}
-		}
-		try {
-			flatten(container.getContainerProperties().getKafkaConsumerProperties())
-				.forEach((name, value) -> config.put(name.toString(), value));
-		}
-		catch (UnsupportedOperationException ex) {
-			// a container that does not expose its properties
 		}
 		return config;
 	}

@@ -17,9 +17,12 @@ package dev.followerfetch.policy;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.followerfetch.Policy;
 import dev.followerfetch.policy.ConsumerPolicy.Origin;
@@ -29,26 +32,35 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.kafka.listener.ContainerProperties;
 import org.springframework.kafka.listener.MessageListenerContainer;
 
 /**
  * The effective fetch policy of every listener container, known once the containers are
- * about to start. Available as a bean.
+ * about to start, and what each {@code @KafkaListener} declared for it. Available as a
+ * bean.
  *
  * @author follower-fetch authors
  */
 public final class ListenerPolicies {
 
 	/**
-	 * The consumer property that carries the policy decided from a listener's
-	 * {@code @FetchPolicy} from the annotation enhancer to its container; removed before
-	 * the consumer is created.
+	 * The consumer property that links a {@code @KafkaListener}'s container to what its
+	 * annotation declared, an index into {@link #declarations}: spring-kafka carries nothing
+	 * else from an annotation to its container (the listener method is not public on the
+	 * container, and a listener without an id gets its id after the annotation is read).
+	 * Removed before the consumer is created.
 	 */
-	static final String MARKER = "dev.followerfetch.internal.policy";
+	static final String DECLARATION = "dev.followerfetch.internal.listener";
+
+	// the id Spring Kafka gives a @KafkaListener without one
+	private static final String GENERATED_ID_PREFIX = "org.springframework.kafka.KafkaListenerEndpointContainer#";
 
 	private static final Log logger = LogFactory.getLog(ListenerPolicies.class);
 
 	private final ClientRackDecider decider;
+
+	private final List<Annotations> declarations = new CopyOnWriteArrayList<>();
 
 	private volatile Map<String, ConsumerPolicy> policies = Map.of();
 
@@ -85,7 +97,7 @@ public final class ListenerPolicies {
 	/**
 	 * The policy of a listener container: the one recorded when the containers started,
 	 * or, for a container created later (a lazy listener bean, one registered at runtime),
-	 * the one its consumer properties carry.
+	 * the one its declaration calls for.
 	 * @param container a listener container
 	 * @return its policy
 	 */
@@ -95,55 +107,108 @@ public final class ListenerPolicies {
 		if (recorded != null) {
 			return recorded;
 		}
-		Properties consumerProperties;
+		Declared declared;
 		try {
-			consumerProperties = container.getContainerProperties().getKafkaConsumerProperties();
+			declared = declared(container.getContainerProperties().getKafkaConsumerProperties());
 		}
 		catch (UnsupportedOperationException ex) {
-			return ConsumerPolicy.listener(id, defaultPolicy(), Origin.DEFAULT);
+			return ConsumerPolicy.listener(String.valueOf(id), defaultPolicy(), Origin.DEFAULT);
 		}
-		ConsumerPolicy marked = marked(id, consumerProperties.getProperty(MARKER));
-		return decide(id, consumerProperties, marked);
+		return Objects.requireNonNull(this.decider
+			.plan(ClientRequest.listenerAnnotation(id, map(declared.own()), declared.annotations().onMethod(),
+					declared.annotations().onClass()))
+			.policy());
 	}
 
 	/**
-	 * Decide a listener's policy from what its consumer properties carry: the decision of
-	 * the {@code @FetchPolicy} annotation enhancer (whose {@code client.rack} is then not the
-	 * listener's own), or else the listener's own {@code client.rack}.
+	 * Keep what a {@code @KafkaListener}'s annotation declared, for its container.
+	 * @param onMethod {@code @FetchPolicy} on the method, or {@code null}
+	 * @param onClass {@code @FetchPolicy} on the class, or {@code null}
+	 * @return the value of {@link #DECLARATION} that names it
 	 */
-	ConsumerPolicy decide(String id, Properties consumerProperties, @Nullable ConsumerPolicy marked) {
-		Object ownRack = (marked == null) ? consumerProperties.getProperty(ConsumerConfig.CLIENT_RACK_CONFIG) : null;
-		Policy onMethod = (marked != null && marked.origin() == Origin.METHOD_ANNOTATION) ? marked.policy() : null;
-		Policy onClass = (marked != null && marked.origin() == Origin.CLASS_ANNOTATION) ? marked.policy() : null;
-		return this.decider.decide(ConsumerKind.LISTENER, id, ownRack, onMethod, onClass);
+	String declare(@Nullable Policy onMethod, @Nullable Policy onClass) {
+		synchronized (this.declarations) {
+			this.declarations.add(new Annotations(onMethod, onClass));
+			return String.valueOf(this.declarations.size() - 1);
+		}
 	}
 
 	/**
-	 * The policy the {@code @FetchPolicy} annotation enhancer decided for a listener, as its
-	 * marker property carries it.
-	 * @param id the listener id
-	 * @param marker the marker's value, or {@code null}
-	 * @return the policy, or {@code null} when there is no readable marker
+	 * A container's consumer properties as the application declared them, and its
+	 * {@code @FetchPolicy}: without {@link #DECLARATION} and, when that is present, without
+	 * the {@code client.rack} the annotation's plan added.
+	 * @param consumerProperties the container's consumer properties
+	 * @return a copy as declared
 	 */
-	static @Nullable ConsumerPolicy marked(String id, @Nullable String marker) {
-		if (marker == null) {
-			return null;
+	Declared declared(Properties consumerProperties) {
+		Properties own = ListenerContainers.flatten(consumerProperties);
+		Object handle = own.remove(DECLARATION);
+		Annotations annotations = (handle != null) ? annotations(handle.toString()) : null;
+		if (annotations == null) {
+			return new Declared(own, new Annotations(null, null));
 		}
-		String[] parts = marker.split(",", 2);
+		own.remove(ConsumerConfig.CLIENT_RACK_CONFIG);
+		return new Declared(own, annotations);
+	}
+
+	/**
+	 * What the {@link ClientRackDecider} needs to plan a container's consumers.
+	 * @param container the listener container
+	 * @param declared its consumer properties as declared
+	 * @return the request
+	 */
+	ClientRequest request(MessageListenerContainer container, Declared declared) {
+		String id = container.getListenerId();
+		ContainerProperties containerProperties = container.getContainerProperties();
+		String base = (id != null && !id.startsWith(GENERATED_ID_PREFIX)) ? id
+				: "consumer-" + Objects.requireNonNullElse(container.getGroupId(), "");
+		return ClientRequest.listener(id, map(declared.own()), ListenerContainers.factoryConfig(container),
+				declared.annotations().onMethod(), declared.annotations().onClass(), containerProperties.getClientId(),
+				base);
+	}
+
+	private @Nullable Annotations annotations(String handle) {
 		try {
-			return ConsumerPolicy.listener(id, Policy.valueOf(parts[0]), Origin.valueOf(parts[1]));
+			return this.declarations.get(Integer.parseInt(handle));
 		}
 		catch (RuntimeException ex) {
-			logger.warn("Listener '" + id + "' carries an unreadable " + MARKER + "="
-					+ marker + "; it is ignored");
+			logger.warn("A listener carries " + DECLARATION + "=" + handle + ", which no @KafkaListener of this "
+					+ "application declared; it is ignored");
 			return null;
 		}
+	}
+
+	private static Map<String, Object> map(Properties properties) {
+		Map<String, Object> map = new LinkedHashMap<>();
+		properties.forEach((name, value) -> map.put(name.toString(), value));
+		return map;
 	}
 
 	void record(ConsumerPolicy policy) {
 		Map<String, ConsumerPolicy> updated = new LinkedHashMap<>(this.policies);
-		updated.put(policy.name(), policy);
+		updated.put(String.valueOf(policy.name()), policy);
 		this.policies = Collections.unmodifiableMap(updated);
+	}
+
+	/**
+	 * {@code @FetchPolicy} on a listener's method and class.
+	 *
+	 * @param onMethod on the method, or {@code null}
+	 * @param onClass on the class, or {@code null}
+	 */
+	record Annotations(@Nullable Policy onMethod, @Nullable Policy onClass) {
+
+	}
+
+	/**
+	 * A container's consumer properties as the application declared them, and its
+	 * {@code @FetchPolicy}.
+	 *
+	 * @param own the consumer properties
+	 * @param annotations its {@code @FetchPolicy}
+	 */
+	record Declared(Properties own, Annotations annotations) {
+
 	}
 
 }

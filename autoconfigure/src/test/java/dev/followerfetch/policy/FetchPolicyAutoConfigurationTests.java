@@ -175,12 +175,12 @@ class FetchPolicyAutoConfigurationTests {
 	}
 
 	@Test
-	void theAnnotationMarkerNeverReachesTheConsumer() {
+	void theLinkToTheAnnotationNeverReachesTheConsumer() {
 		this.contextRunner.withUserConfiguration(Listeners.class, FreshClass.class).run((context) -> {
 			for (MessageListenerContainer container : context.getBean(KafkaListenerEndpointRegistry.class)
 				.getAllListenerContainers()) {
 				assertThat(container.getContainerProperties().getKafkaConsumerProperties().stringPropertyNames())
-					.doesNotContain(ListenerPolicies.MARKER);
+					.doesNotContain(ListenerPolicies.DECLARATION);
 			}
 		});
 	}

@@ -50,9 +50,9 @@ class ListenerPoliciesTests {
 
 	@Test
 	void aContainerCreatedAfterStartUpIsJudgedByThePolicyItsAnnotationAskedFor() {
+		String declaration = this.policies.declare(Policy.FRESHNESS, null);
 		assertThat(this.policies.of(container("late",
-				Map.of(ListenerPolicies.MARKER, "FRESHNESS,METHOD_ANNOTATION",
-						ConsumerConfig.CLIENT_RACK_CONFIG, ""))))
+				Map.of(ListenerPolicies.DECLARATION, declaration, ConsumerConfig.CLIENT_RACK_CONFIG, ""))))
 			.isEqualTo(ConsumerPolicy.listener("late", Policy.FRESHNESS, Origin.METHOD_ANNOTATION));
 	}
 

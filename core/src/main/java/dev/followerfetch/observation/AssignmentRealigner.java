@@ -287,6 +287,16 @@ final class AssignmentRealigner {
 	 */
 	record Settings(boolean enabled, Duration grace, Duration interval) {
 
+		/**
+		 * Check the durations.
+		 * @throws dev.followerfetch.InvalidSettingException for a negative one, naming its
+		 * property
+		 */
+		Settings {
+			Durations.notNegative("follower-fetch.assignment.realign-grace", grace, "2m");
+			Durations.notNegative("follower-fetch.assignment.realign-interval", interval, "10m");
+		}
+
 	}
 
 	private record Led(Subject subject, Leadership leadership) {

@@ -39,6 +39,7 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import dev.followerfetch.ClientRack;
+import dev.followerfetch.InvalidSettingException;
 import dev.followerfetch.Policy;
 import dev.followerfetch.assignment.ZoneAwareAssignor;
 import dev.followerfetch.detection.DetectedRack;
@@ -404,6 +405,20 @@ public final class ReadLocalityMonitor {
 	 */
 	record MonitorSettings(Duration refreshInterval, Duration fallbackGrace, Duration timeout,
 			int maxListedPartitions, Policy defaultPolicy, AssignmentRealigner.Settings realign) {
+
+		/**
+		 * Check the settings.
+		 * @throws InvalidSettingException for a setting out of range, naming its property
+		 */
+		MonitorSettings {
+			Durations.positive("follower-fetch.observation.refresh-interval", refreshInterval, "30s");
+			Durations.positive("follower-fetch.observation.timeout", timeout, "5s");
+			Durations.notNegative("follower-fetch.observation.fallback-grace", fallbackGrace, "2m");
+			if (maxListedPartitions < 0) {
+				throw new InvalidSettingException("follower-fetch.observation.max-listed-partitions",
+						maxListedPartitions, "Must be zero or more.");
+			}
+		}
 
 		MonitorSettings(Duration refreshInterval, Duration fallbackGrace, Duration timeout, int maxListedPartitions,
 				Policy defaultPolicy) {

@@ -16,14 +16,14 @@
 package dev.followerfetch.policy;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -42,10 +42,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Decides which fetch policy a consumer of the application follows and which
- * {@code client.rack} it carries. Consumer factories, listeners, Kafka Streams
- * applications, bindings and consumers the application builds itself all ask this one
- * component. Precedence: the consumer's own {@code client.rack}, then
+ * Decides what each client of the application gets: one {@link ClientRequest} in, one
+ * {@link ClientPlan} out ({@link #plan(ClientRequest)}). Consumer factories, listeners,
+ * Kafka Streams applications, bindings, producers and consumers the application builds
+ * itself all ask this one component; the adapters that find them apply the plan and decide
+ * nothing. A consumer's policy follows, highest first: its own {@code client.rack}, then
  * {@code follower-fetch.policy.<kind>.<name>}, {@code @FetchPolicy} on the method, on the
  * class, then {@code follower-fetch.policy.default}.
  *
@@ -55,7 +56,13 @@ public final class ClientRackDecider {
 
 	private static final Logger logger = LoggerFactory.getLogger(ClientRackDecider.class);
 
-	private static final int MAX_CONFIGURED_CONSUMERS = 1000;
+	private static final BrokerBounceRejoins KAFKA_20778 = BrokerBounceRejoins.ofClasspath();
+
+	private static final String CLIENT_RACK = ConsumerConfig.CLIENT_RACK_CONFIG;
+
+	private static final String CLIENT_ID = ConsumerConfig.CLIENT_ID_CONFIG;
+
+	private static final String STRATEGY = ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG;
 
 	private final Policy defaultPolicy;
 
@@ -65,104 +72,297 @@ public final class ClientRackDecider {
 
 	private final Duration replicaRequestTimeout;
 
+	private final ClientSettings clients;
+
 	private final Supplier<DetectedRack> detectedRack;
 
-	private final boolean producerRackAware;
-
-	private final ProducerRackSupport producerSupport;
-
-	private final AssignmentStrategy assignment;
-
-	private final ClientIdZone clientIdZone;
-
-	private static final BrokerBounceRejoins KAFKA_20778 = BrokerBounceRejoins.ofClasspath();
+	private final ConfiguredConsumer.Observer configuredConsumers;
 
 	private final AtomicBoolean clientIdZoneReported = new AtomicBoolean();
 
 	private final AtomicBoolean brokerBounceReported = new AtomicBoolean();
 
+	// one counter per client id base, so that clients without a client.id never share one
 	private final Map<String, AtomicInteger> clientIdBases = new ConcurrentHashMap<>();
 
-	private final Map<String, ConfiguredConsumer> configuredConsumers = new LinkedHashMap<>() {
-
-		@Override
-		protected boolean removeEldestEntry(Map.Entry<String, ConfiguredConsumer> eldest) {
-			return size() > MAX_CONFIGURED_CONSUMERS;
-		}
-
-	};
-
 	/**
-	 * Create a decider for the given properties.
+	 * Create a decider for the policy settings, with the other settings' defaults.
 	 * @param settings the {@code follower-fetch.policy} settings
 	 * @param detectedRack the detected rack, asked when a rack is needed
 	 */
-	public ClientRackDecider(PolicySettings settings,
-			Supplier<DetectedRack> detectedRack) {
-		this(settings, false, ProducerRackSupport.ofClasspath(), detectedRack);
+	public ClientRackDecider(PolicySettings settings, Supplier<DetectedRack> detectedRack) {
+		this(settings, ClientSettings.defaults(), detectedRack, (consumer) -> {
+		});
 	}
 
 	/**
-	 * Create a decider for the given properties and producer settings.
+	 * Create a decider.
 	 * @param settings the {@code follower-fetch.policy} settings
-	 * @param producerRackAware {@code follower-fetch.producer.rack-aware}
-	 * @param producerSupport what the kafka-clients on the classpath support
+	 * @param clients the producer, assignment and client id settings
 	 * @param detectedRack the detected rack, asked when a rack is needed
+	 * @param configuredConsumers told of each consumer the application configures through
+	 * {@link #configure(ConsumerKind, String, Map)} with {@link ConsumerKind#OTHER}, for
+	 * the observation to judge it under its declared policy
 	 */
-	public ClientRackDecider(PolicySettings settings, boolean producerRackAware,
-			ProducerRackSupport producerSupport, Supplier<DetectedRack> detectedRack) {
-		this(settings, producerRackAware, producerSupport, new AssignmentStrategy(true), detectedRack);
-	}
-
-	/**
-	 * Create a decider for the given properties, producer settings and assignment.
-	 * @param settings the {@code follower-fetch.policy} settings
-	 * @param producerRackAware {@code follower-fetch.producer.rack-aware}
-	 * @param producerSupport what the kafka-clients on the classpath support
-	 * @param assignment what consumers get for zone-aware assignment
-	 * @param detectedRack the detected rack, asked when a rack is needed
-	 */
-	public ClientRackDecider(PolicySettings settings, boolean producerRackAware,
-			ProducerRackSupport producerSupport, AssignmentStrategy assignment, Supplier<DetectedRack> detectedRack) {
-		this(settings, producerRackAware, producerSupport, assignment, ClientIdZone.NONE, detectedRack);
-	}
-
-	/**
-	 * Create a decider for the given properties, producer settings, assignment and
-	 * client id tag.
-	 * @param settings the {@code follower-fetch.policy} settings
-	 * @param producerRackAware {@code follower-fetch.producer.rack-aware}
-	 * @param producerSupport what the kafka-clients on the classpath support
-	 * @param assignment what consumers get for zone-aware assignment
-	 * @param clientIdZone {@code follower-fetch.client-id-zone}
-	 * @param detectedRack the detected rack, asked when a rack is needed
-	 */
-	public ClientRackDecider(PolicySettings settings, boolean producerRackAware,
-			ProducerRackSupport producerSupport, AssignmentStrategy assignment, ClientIdZone clientIdZone,
-			Supplier<DetectedRack> detectedRack) {
-		this.assignment = assignment;
-		this.clientIdZone = clientIdZone;
-		this.producerRackAware = producerRackAware;
-		this.producerSupport = producerSupport;
+	public ClientRackDecider(PolicySettings settings, ClientSettings clients, Supplier<DetectedRack> detectedRack,
+			ConfiguredConsumer.Observer configuredConsumers) {
 		this.defaultPolicy = settings.defaultPolicy();
 		this.configured = settings.named();
 		this.replicaLease = settings.replicaLease();
 		this.replicaRequestTimeout = settings.replicaRequestTimeout();
+		this.clients = clients;
 		this.detectedRack = detectedRack;
+		this.configuredConsumers = configuredConsumers;
+	}
+
+	/**
+	 * Decide what one client gets. Nothing the client's configuration sets is replaced.
+	 * @param request the client
+	 * @return the plan
+	 */
+	public ClientPlan plan(ClientRequest request) {
+		return switch (request.kind()) {
+			case CONSUMER_FACTORY -> consumerFactory(request);
+			case LISTENER_ANNOTATION -> listenerAnnotation(request);
+			case LISTENER -> listener(request);
+			case STREAMS -> streams(request);
+			case CONSUMER -> consumer(request);
+			case PRODUCER -> producer(request);
+			case CLIENT -> new ClientPlan(null, Map.of(),
+					clientId(request.config().get(CLIENT_ID), request.clientIdBase()).orElse(null));
+		};
+	}
+
+	/**
+	 * A consumer factory carries the default policy's {@code client.rack} unless it sets
+	 * one; it gets the follower settings whenever a zone is known, since listeners that
+	 * read from followers while the default is freshness use it too.
+	 */
+	private ClientPlan consumerFactory(ClientRequest request) {
+		Map<String, ?> config = request.config();
+		Map<String, String> settings = new LinkedHashMap<>(assignment(request.name(), config).settings());
+		Object explicit = config.get(CLIENT_RACK);
+		if (explicit != null && logger.isInfoEnabled()) {
+			logger.info(request.name() + " keeps its own client.rack=" + explicit + rackNote(explicit));
+		}
+		Object rack = (explicit != null) ? explicit : detectedRack().rack().orElse(null);
+		followerSettings(rack, config, settings);
+		if (explicit == null) {
+			clientRack(this.defaultPolicy).flatMap(ClientRack::of)
+				.ifPresent((zone) -> settings.put(CLIENT_RACK, zone.value()));
+			if (this.defaultPolicy == Policy.FRESHNESS && logger.isDebugEnabled()) {
+				logger.debug(request.name() + " is left on the leaders: follower-fetch.policy.default=freshness");
+			}
+		}
+		return new ClientPlan(null, settings, clientId(config.get(CLIENT_ID), null).orElse(null));
+	}
+
+	/**
+	 * What a {@code @KafkaListener}'s own consumer properties can carry before its
+	 * container exists: the {@code client.rack} its policy calls for over a factory that
+	 * carries the default policy's. Nothing when the default policy applies or the listener
+	 * sets its own {@code client.rack}.
+	 */
+	private ClientPlan listenerAnnotation(ClientRequest request) {
+		ConsumerPolicy policy = listenerPolicy(request);
+		Map<String, String> settings = new LinkedHashMap<>();
+		if (policy.origin() != Origin.OWN_CLIENT_RACK && policy.origin() != Origin.DEFAULT) {
+			clientRackOverFactory(policy.policy()).ifPresent((rack) -> settings.put(CLIENT_RACK, rack));
+		}
+		return new ClientPlan(policy, settings, null);
+	}
+
+	/**
+	 * A listener's own consumer properties replace its factory's: the {@code client.rack}
+	 * its policy calls for over the factory's; under the consumer group protocol, an empty
+	 * {@code partition.assignment.strategy} when the factory's names the zone-aware
+	 * assignor (Kafka refuses one there); before a strategy of its own, the zone-aware
+	 * assignor. Its containers' client id prefix gets the zone tag, followed by the prefix
+	 * it had, its factory's {@code client.id} or else its base.
+	 */
+	private ClientPlan listener(ClientRequest request) {
+		ConsumerPolicy policy = listenerPolicy(request);
+		Map<String, ?> own = request.config();
+		Map<String, String> settings = new LinkedHashMap<>();
+		if (policy.origin() != Origin.OWN_CLIENT_RACK) {
+			clientRackOverFactory(policy.policy()).ifPresent((rack) -> settings.put(CLIENT_RACK, rack));
+		}
+		if (own.containsKey(STRATEGY)) {
+			Map<String, Object> merged = new LinkedHashMap<>(request.inherited());
+			merged.putAll(own);
+			settings.putAll(assignment(ConsumerKind.LISTENER.describe(String.valueOf(request.name())), merged)
+				.settings());
+		}
+		else if (AssignmentStrategy.usesConsumerProtocol(own) && ZoneAwareAssignor
+			.strategies(request.inherited().get(STRATEGY))
+			.contains(ZoneAwareAssignor.class.getName())) {
+			settings.put(STRATEGY, "");
+		}
+		return new ClientPlan(policy, settings, clientId(request.effective(CLIENT_ID), request.clientIdBase()).orElse(null));
+	}
+
+	private ConsumerPolicy listenerPolicy(ClientRequest request) {
+		return decide(ConsumerKind.LISTENER, request.name(), request.config().get(CLIENT_RACK), request.onMethod(),
+				request.onClass());
+	}
+
+	/**
+	 * Locality sets {@code client.rack}, which the main, restore and global consumers all
+	 * take; freshness also sets an empty {@code main.consumer.client.rack}, keeping the
+	 * stream threads on the leaders while restoration and global tables still read in the
+	 * zone. The follower settings go to the consumers only, {@code consumer.}-prefixed. The
+	 * client id base is the application id and a random UUID, as Kafka Streams' own default
+	 * is the application id and its process id, so that instances stay distinct.
+	 */
+	private ClientPlan streams(ClientRequest request) {
+		Map<String, ?> config = request.config();
+		ConsumerPolicy policy = decide(ConsumerKind.STREAMS, request.name(),
+				StreamsConsumerConfig.effective(config, "main", CLIENT_RACK), null, null);
+		Map<String, String> settings = new LinkedHashMap<>();
+		if (!config.containsKey(CLIENT_RACK) && !config.containsKey(StreamsConsumerConfig.CONSUMER_PREFIX + CLIENT_RACK)) {
+			clientRack(Policy.LOCALITY).ifPresent((rack) -> settings.put(CLIENT_RACK, rack));
+		}
+		if (policy.origin() != Origin.OWN_CLIENT_RACK && policy.policy() == Policy.FRESHNESS) {
+			clientRack(Policy.FRESHNESS)
+				.ifPresent((rack) -> settings.put(StreamsConsumerConfig.PREFIXES.get("main") + CLIENT_RACK, rack));
+		}
+		Map<String, Object> racked = new LinkedHashMap<>(config);
+		racked.putAll(settings);
+		Object rack = StreamsConsumerConfig.clientRacks(racked)
+			.values()
+			.stream()
+			.filter(ClientRack::names)
+			.findFirst()
+			.orElse("");
+		streamsFollowerSetting(ConsumerConfig.METADATA_MAX_AGE_CONFIG, this.replicaLease, rack, config, settings);
+		streamsFollowerSetting(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, this.replicaRequestTimeout, rack, config,
+				settings);
+		return new ClientPlan(policy, settings,
+				clientId(config.get(CLIENT_ID), request.name() + "-" + UUID.randomUUID()).orElse(null));
+	}
+
+	/**
+	 * A plain or {@code consumer.}-prefixed setting of the application's wins; a
+	 * {@code main.}/{@code restore.}/{@code global.consumer.} one still wins for that
+	 * consumer.
+	 */
+	private static void streamsFollowerSetting(String key, Duration value, Object rack, Map<String, ?> config,
+			Map<String, String> settings) {
+		String prefixed = StreamsConsumerConfig.CONSUMER_PREFIX + key;
+		Map<String, Object> own = new LinkedHashMap<>();
+		Object set = config.containsKey(prefixed) ? config.get(prefixed) : config.get(key);
+		if (set != null) {
+			own.put(key, set);
+		}
+		followerSetting(rack, own, key, value).ifPresent((millis) -> settings.put(prefixed, millis));
+	}
+
+	/**
+	 * A binding's or a hand-built consumer's map: its policy from its own
+	 * {@code client.rack} and the properties ({@code follower-fetch.policy.consumers} looked
+	 * up by name, then by {@code client.id}), then the {@code client.rack}, follower
+	 * settings and zone-aware assignment it needs, and the zone tag in its
+	 * {@code client.id} (the name after the tag when it has none).
+	 */
+	private ClientPlan consumer(ClientRequest request) {
+		ConsumerKind kind = Objects.requireNonNull(request.consumerKind());
+		Map<String, ?> config = request.config();
+		String name = request.name();
+		Object own = config.get(CLIENT_RACK);
+		ConsumerPolicy decision = decide(kind, name, own, null, null);
+		Object clientIdConfig = config.get(CLIENT_ID);
+		if (kind == ConsumerKind.OTHER && decision.origin() == Origin.DEFAULT && clientIdConfig != null) {
+			Policy byClientId = this.configured.getOrDefault(ConsumerKind.OTHER, Map.of())
+				.get(clientIdConfig.toString());
+			if (byClientId != null) {
+				decision = new ConsumerPolicy(kind, name, byClientId, Origin.PROPERTY);
+			}
+		}
+		Map<String, String> settings = new LinkedHashMap<>();
+		Object effective = own;
+		if (own == null) {
+			Optional<String> rack = clientRack(decision.policy());
+			if (rack.isPresent()) {
+				settings.put(CLIENT_RACK, rack.get());
+				effective = rack.get();
+			}
+		}
+		followerSettings(effective, config, settings);
+		String described = (name != null) ? name : String.valueOf(clientIdConfig);
+		settings.putAll(assignment(kind.describe(described), config).settings());
+		return new ClientPlan(decision, settings, clientId(clientIdConfig, name).orElse(null));
+	}
+
+	/**
+	 * A producer gets the detected rack as {@code client.rack} unless it sets one, and
+	 * {@code partitioner.rack.aware=true} when {@code follower-fetch.producer.rack-aware} is
+	 * on, it has a rack and sets no {@code partitioner.rack.aware} itself; nothing of
+	 * either on kafka-clients older than 4.4. Records with a key are partitioned by their
+	 * key whatever this adds.
+	 */
+	private ClientPlan producer(ClientRequest request) {
+		Map<String, ?> config = request.config();
+		Map<String, String> settings = new LinkedHashMap<>();
+		ProducerRackSupport support = this.clients.producerSupport();
+		if (support.clientRack()) {
+			Object own = config.get(ProducerRackSupport.CLIENT_RACK);
+			Optional<ClientRack> rack = (own != null) ? ClientRack.of(own)
+					: detectedRack().rack().flatMap(ClientRack::of);
+			if (own == null && rack.isPresent()) {
+				settings.put(ProducerRackSupport.CLIENT_RACK, rack.get().value());
+			}
+			if (this.clients.producerRackAware() && support.rackAwarePartitioner() && rack.isPresent()
+					&& !config.containsKey(ProducerRackSupport.RACK_AWARE)) {
+				settings.put(ProducerRackSupport.RACK_AWARE, "true");
+			}
+		}
+		return new ClientPlan(null, settings, clientId(config.get(CLIENT_ID), request.clientIdBase()).orElse(null));
+	}
+
+	/**
+	 * Configure one consumer's configuration map, as used for a binding or a consumer the
+	 * application builds itself: add what its {@link #plan(ClientRequest) plan} calls for
+	 * (its {@code client.rack}, replica lease, zone-aware assignment and, with
+	 * {@code follower-fetch.client-id-zone}, its {@code client.id} with the zone tag first),
+	 * never replacing a value the configuration already has. A consumer of kind
+	 * {@link ConsumerKind#OTHER} is reported to the observation, which judges it under its
+	 * declared policy: give it a {@code client.id} (or use its client id as name).
+	 * {@code follower-fetch.policy.consumers} is looked up by its name, then by its
+	 * {@code client.id}.
+	 * @param kind how the application consumes
+	 * @param name the consumer's name (for {@link ConsumerKind#OTHER}, best its client id)
+	 * @param config the consumer configuration, changed in place
+	 * @return the decision
+	 * @throws IllegalArgumentException for {@link ConsumerKind#SHARE}: share consumers take none of it
+	 */
+	public ConsumerPolicy configure(ConsumerKind kind, @Nullable String name, Map<String, Object> config) {
+		ClientPlan plan = plan(ClientRequest.consumer(kind, name, config));
+		plan.applyTo(config);
+		ConsumerPolicy policy = Objects.requireNonNull(plan.policy());
+		if (kind == ConsumerKind.OTHER && name != null) {
+			Object clientId = config.get(CLIENT_ID);
+			Object rack = config.get(CLIENT_RACK);
+			this.configuredConsumers.configured(new ConfiguredConsumer(policy, (clientId != null) ? clientId.toString() : null,
+					(rack != null) ? rack.toString() : null, config));
+		}
+		return policy;
+	}
+
+	/**
+	 * The policy a consumer the starter did not configure is judged under:
+	 * {@code follower-fetch.policy.consumers.<client-id>} (its client id without the zone
+	 * tag), else the default.
+	 * @param clientId the consumer's client id
+	 * @return its policy
+	 */
+	public ConsumerPolicy declaredPolicy(String clientId) {
+		return decide(ConsumerKind.OTHER, untagged(clientId), null, null, null);
 	}
 
 	/**
 	 * The policy of one consumer.
-	 * @param kind how the application consumes
-	 * @param name the consumer's name (listener id, application id, binding name), or
-	 * {@code null}
-	 * @param ownClientRack the {@code client.rack} the consumer sets itself, or
-	 * {@code null}: one that names no zone ({@link ClientRack}) keeps it on the leaders
-	 * @param onMethod {@code @FetchPolicy} on the listener method, or {@code null}
-	 * @param onClass {@code @FetchPolicy} on the listener class, or {@code null}
-	 * @return the decision
 	 */
-	public ConsumerPolicy decide(ConsumerKind kind, @Nullable String name, @Nullable Object ownClientRack,
+	ConsumerPolicy decide(ConsumerKind kind, @Nullable String name, @Nullable Object ownClientRack,
 			@Nullable Policy onMethod, @Nullable Policy onClass) {
 		if (ownClientRack != null) {
 			return new ConsumerPolicy(kind, name,
@@ -182,12 +382,10 @@ public final class ClientRackDecider {
 	}
 
 	/**
-	 * The {@code client.rack} a consumer must carry for a policy.
-	 * @param policy the consumer's policy
-	 * @return empty text for freshness, the detected rack for locality, or nothing when
-	 * no rack was detected
+	 * The {@code client.rack} a consumer must carry for a policy: empty text for
+	 * freshness, the detected rack for locality, or nothing when no rack was detected.
 	 */
-	public Optional<String> clientRack(Policy policy) {
+	Optional<String> clientRack(Policy policy) {
 		if (policy == Policy.FRESHNESS) {
 			return Optional.of("");
 		}
@@ -204,12 +402,10 @@ public final class ClientRackDecider {
 	}
 
 	/**
-	 * The {@code client.rack} a consumer's own properties must add over a consumer factory
+	 * The {@code client.rack} a listener's own properties must add over a consumer factory
 	 * that carries the default policy's rack: freshness always says so itself.
-	 * @param policy the consumer's policy
-	 * @return the value to set, or empty to leave the factory's in force
 	 */
-	public Optional<String> clientRackOverFactory(Policy policy) {
+	Optional<String> clientRackOverFactory(Policy policy) {
 		return (policy == Policy.LOCALITY && this.defaultPolicy == Policy.LOCALITY) ? Optional.empty()
 				: clientRack(policy);
 	}
@@ -217,124 +413,59 @@ public final class ClientRackDecider {
 	/**
 	 * The {@code metadata.max.age.ms} a consumer configuration should get: a consumer keeps
 	 * the follower a leader sent it to until its metadata expires, even when that follower
-	 * has stopped replicating, so the replica lease bounds that time.
-	 * @param effectiveClientRack the {@code client.rack} the consumer reads with, or
-	 * {@code null}; one that names no zone ({@link ClientRack}) gets nothing
-	 * @param config the consumer's configuration
-	 * @return the value to set, or empty when the consumer reads from no follower, sets
-	 * its own, or the lease is zero
+	 * has stopped replicating, so the replica lease bounds that time. Empty when the
+	 * consumer reads from no follower, sets its own, or the lease is zero.
 	 */
-	public Optional<String> replicaLease(@Nullable Object effectiveClientRack, Map<String, ?> config) {
+	Optional<String> replicaLease(@Nullable Object effectiveClientRack, Map<String, ?> config) {
 		return followerSetting(effectiveClientRack, config, ConsumerConfig.METADATA_MAX_AGE_CONFIG, this.replicaLease);
 	}
 
 	/**
 	 * The {@code request.timeout.ms} a consumer configuration should get: a consumer that
 	 * reads from a follower whose broker dies without closing its connections waits this
-	 * long before it fetches from the leader again.
-	 * @param effectiveClientRack the {@code client.rack} the consumer reads with, or
-	 * {@code null}; one that names no zone ({@link ClientRack}) gets nothing
-	 * @param config the consumer's configuration
-	 * @return the value to set, or empty when the consumer reads from no follower, sets
-	 * its own, or the timeout is zero
+	 * long before it fetches from the leader again. Empty as for the lease.
 	 */
-	public Optional<String> replicaRequestTimeout(@Nullable Object effectiveClientRack, Map<String, ?> config) {
+	Optional<String> replicaRequestTimeout(@Nullable Object effectiveClientRack, Map<String, ?> config) {
 		return followerSetting(effectiveClientRack, config, ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG,
 				this.replicaRequestTimeout);
 	}
 
-	/**
-	 * A duration in milliseconds for a consumer that reads from followers, unless the
-	 * configuration sets the key itself or the duration is zero.
-	 */
+	private void followerSettings(@Nullable Object rack, Map<String, ?> config, Map<String, String> settings) {
+		replicaLease(rack, config).ifPresent((lease) -> settings.put(ConsumerConfig.METADATA_MAX_AGE_CONFIG, lease));
+		replicaRequestTimeout(rack, config)
+			.ifPresent((timeout) -> settings.put(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, timeout));
+	}
+
 	private static Optional<String> followerSetting(@Nullable Object effectiveClientRack, Map<String, ?> config,
 			String key, Duration value) {
-		if (!ClientRack.names(effectiveClientRack) || value.isZero()
-				|| config.containsKey(key)) {
+		if (!ClientRack.names(effectiveClientRack) || value.isZero() || config.containsKey(key)) {
 			return Optional.empty();
 		}
 		return Optional.of(String.valueOf(value.toMillis()));
 	}
 
 	/**
-	 * Configure one consumer's configuration map, as used for a binding or a consumer the
-	 * application builds itself: decide its policy from its own {@code client.rack} and the
-	 * properties, then add the {@code client.rack}, replica lease and zone-aware
-	 * assignment it needs, never replacing a value the configuration already has; with
-	 * {@code follower-fetch.client-id-zone}, its {@code client.id} gets the zone tag first
-	 * (the name after the tag when it has none). A consumer of kind
-	 * {@link ConsumerKind#OTHER} is remembered, so the health reports it
-	 * under its declared policy: give it a {@code client.id} (or use its client id as
-	 * name).
-	 * {@code follower-fetch.policy.consumers} is looked up by its name, then by its
-	 * {@code client.id}.
-	 * @param kind how the application consumes
-	 * @param name the consumer's name (for {@link ConsumerKind#OTHER}, best its client id)
-	 * @param config the consumer configuration, changed in place
-	 * @return the decision
-	 * @throws IllegalArgumentException for {@link ConsumerKind#SHARE}: share consumers take none of it
-	 */
-	public ConsumerPolicy configure(ConsumerKind kind, @Nullable String name, Map<String, Object> config) {
-		if (kind == ConsumerKind.SHARE) {
-			throw new IllegalArgumentException("A share consumer (" + name + ") takes no client.rack, replica lease "
-					+ "or assignment strategy: share groups fetch from the leaders; build it without configure");
-		}
-		Object own = config.get(ConsumerConfig.CLIENT_RACK_CONFIG);
-		ConsumerPolicy decision = decide(kind, name, own, null, null);
-		Object clientIdConfig = config.get(ConsumerConfig.CLIENT_ID_CONFIG);
-		if (kind == ConsumerKind.OTHER && decision.origin() == Origin.DEFAULT && clientIdConfig != null) {
-			Policy byClientId = this.configured.getOrDefault(ConsumerKind.OTHER, Map.of())
-				.get(clientIdConfig.toString());
-			if (byClientId != null) {
-				decision = new ConsumerPolicy(kind, name, byClientId, Origin.PROPERTY);
-			}
-		}
-		Object effective = own;
-		if (own == null) {
-			Optional<String> rack = clientRack(decision.policy());
-			if (rack.isPresent()) {
-				config.put(ConsumerConfig.CLIENT_RACK_CONFIG, rack.get());
-				effective = rack.get();
-			}
-		}
-		replicaLease(effective, config).ifPresent((lease) -> config.put(ConsumerConfig.METADATA_MAX_AGE_CONFIG, lease));
-		replicaRequestTimeout(effective, config)
-			.ifPresent((timeout) -> config.put(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, timeout));
-		String described = (name != null) ? name : String.valueOf(clientIdConfig);
-		config.putAll(assignment(kind.describe(described), config).settings());
-		clientId(clientIdConfig, name).ifPresent((clientId) -> config.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId));
-		Object clientId = config.get(ConsumerConfig.CLIENT_ID_CONFIG);
-		if (kind == ConsumerKind.OTHER && name != null) {
-			remember(new ConfiguredConsumer(decision, (clientId != null) ? clientId.toString() : null,
-					(effective != null) ? effective.toString() : null, config));
-		}
-		return decision;
-	}
-
-	/**
 	 * The {@code client.id} a client must send for {@code follower-fetch.client-id-zone}:
-	 * its own with the zone tag first, or the tag and {@code base} when it has none.
-	 * @param own the client's own {@code client.id}, or {@code null}
-	 * @param base what follows the tag when the client has no {@code client.id} (a
-	 * number after it when another client got it before), or {@code null} to leave such a
-	 * client alone
-	 * @return the {@code client.id} to set, or empty to keep the client's: no tag is
-	 * configured, the client already carries one, or no zone that fits a tag is detected
+	 * its own with the zone tag first, or the tag and {@code base} (a number after it when
+	 * another client got it before) when it has none; empty to keep the client's: no tag
+	 * is configured, the client already carries one, no zone that fits a tag is detected,
+	 * or it has none and {@code base} is {@code null}.
 	 */
-	public Optional<String> clientId(@Nullable Object own, @Nullable String base) {
-		if (!this.clientIdZone.enabled()) {
+	Optional<String> clientId(@Nullable Object own, @Nullable String base) {
+		ClientIdZone clientIdZone = this.clients.clientIdZone();
+		if (!clientIdZone.enabled()) {
 			return Optional.empty();
 		}
 		Optional<String> zone = detectedRack().rack();
-		if ((zone.isEmpty() || !this.clientIdZone.fits(zone.get())) && this.clientIdZoneReported.compareAndSet(false, true)) {
-			logger.warn(ClientIdZone.PROPERTY + "=" + this.clientIdZone + " adds no "
-					+ this.clientIdZone.key().orElse("") + " to client ids: "
+		if ((zone.isEmpty() || !clientIdZone.fits(zone.get())) && this.clientIdZoneReported.compareAndSet(false, true)) {
+			logger.warn(ClientIdZone.PROPERTY + "=" + clientIdZone + " adds no " + clientIdZone.key().orElse("")
+					+ " to client ids: "
 					+ zone.map((rack) -> "the zone '" + rack + "' has characters a client id tag cannot carry")
 						.orElse("no zone was detected"));
 		}
-		Optional<String> clientId = this.clientIdZone.clientId(own, base, zone.orElse(null));
+		Optional<String> clientId = clientIdZone.clientId(own, base, zone.orElse(null));
 		if (clientId.isPresent() && base != null && (own == null || own.toString().isBlank())) {
-			return this.clientIdZone.clientId(null, distinct(base), zone.orElse(null));
+			return clientIdZone.clientId(null, distinct(base), zone.orElse(null));
 		}
 		return clientId;
 	}
@@ -347,42 +478,22 @@ public final class ClientRackDecider {
 	 * @return the client id after the tag
 	 */
 	public String untagged(String clientId) {
-		return this.clientIdZone.untagged(clientId);
+		return this.clients.clientIdZone().untagged(clientId);
 	}
 
-	/**
-	 * A base made up for a client that has no {@code client.id}: the first client with it
-	 * gets it as it is, the next ones a number after it, so that no two clients share a
-	 * client id where Kafka would have made up distinct ones.
-	 */
 	private String distinct(String base) {
 		int use = this.clientIdBases.computeIfAbsent(base, (key) -> new AtomicInteger()).incrementAndGet();
 		return (use == 1) ? base : base + "-" + use;
 	}
 
 	/**
-	 * What a consumer configuration gets for zone-aware assignment (classic protocol):
-	 * the zone-aware assignor first in {@code partition.assignment.strategy} and this
-	 * application's zone, unless it uses the consumer group protocol, names an assignor
-	 * other than Kafka's own, or {@code follower-fetch.assignment.enabled} is false.
-	 * @param config the consumer's configuration
-	 * @return the decision, with the settings to add
+	 * What a consumer configuration gets for zone-aware assignment, said at INFO when the
+	 * consumer keeps a strategy of its own.
 	 */
-	public AssignmentStrategy.Decision assignment(Map<String, ?> config) {
-		return this.assignment.decide(config, detectedRack().rack().orElse(null));
-	}
-
-	/**
-	 * As {@link #assignment(Map)}, and say so at INFO when the consumer keeps a strategy
-	 * of its own.
-	 * @param description the consumer in the log line, for example
-	 * {@code Listener 'orders'}
-	 * @param config the consumer's configuration
-	 * @return the decision, with the settings to add
-	 */
-	public AssignmentStrategy.Decision assignment(String description, Map<String, ?> config) {
-		AssignmentStrategy.Decision decision = assignment(config);
-		if (decision.outcome() == AssignmentStrategy.Outcome.KEPT && logger.isInfoEnabled()) {
+	AssignmentStrategy.Decision assignment(@Nullable String description, Map<String, ?> config) {
+		AssignmentStrategy.Decision decision = this.clients.assignment()
+			.decide(config, detectedRack().rack().orElse(null));
+		if (description != null && decision.outcome() == AssignmentStrategy.Outcome.KEPT && logger.isInfoEnabled()) {
 			logger.info(description + " keeps its own partition.assignment.strategy=" + decision.strategies()
 					+ ": zone-aware assignment is not added (list " + ZoneAwareAssignor.class.getName()
 					+ " first to have it)");
@@ -390,41 +501,24 @@ public final class ClientRackDecider {
 		return decision;
 	}
 
-	/**
-	 * What a producer configuration must add: the detected rack as {@code client.rack}
-	 * unless it sets one, and {@code partitioner.rack.aware=true} when
-	 * {@code follower-fetch.producer.rack-aware} is on, the producer has a rack and sets
-	 * no {@code partitioner.rack.aware} itself. Nothing on kafka-clients older than 4.4.
-	 * Records with a key are partitioned by their key whatever this adds.
-	 * @param config the producer's configuration
-	 * @return the settings to add, empty when there are none
-	 */
-	public Map<String, String> producerSettings(Map<String, ?> config) {
-		Map<String, String> settings = new LinkedHashMap<>();
-		if (!this.producerSupport.clientRack()) {
-			return settings;
-		}
-		Object own = config.get(ProducerRackSupport.CLIENT_RACK);
-		Optional<ClientRack> rack = (own != null) ? ClientRack.of(own) : detectedRack().rack().flatMap(ClientRack::of);
-		if (own == null && rack.isPresent()) {
-			settings.put(ProducerRackSupport.CLIENT_RACK, rack.get().value());
-		}
-		if (this.producerRackAware && this.producerSupport.rackAwarePartitioner() && rack.isPresent()
-				&& !config.containsKey(ProducerRackSupport.RACK_AWARE)) {
-			settings.put(ProducerRackSupport.RACK_AWARE, "true");
-		}
-		return settings;
+	private String rackNote(Object explicit) {
+		DetectedRack detected = detectedRack();
+		return detected.rack()
+			.filter((rack) -> !rack.equals(explicit.toString()))
+			.map((rack) -> " (detected rack is " + rack + " from " + detected.source().orElse("?") + ")")
+			.orElse("");
 	}
 
 	/**
 	 * Whether a producer with this configuration sends records without a key only to
 	 * partitions led in its zone: it has a rack, {@code partitioner.rack.aware=true} and
 	 * Kafka's built-in partitioner.
-	 * @param config the producer's configuration, after {@link #producerSettings(Map)}
+	 * @param config the producer's configuration, after its plan is applied
 	 * @return whether rack-aware partitioning is in effect
 	 */
 	public boolean producerRackAware(Map<String, ?> config) {
-		return this.producerSupport.rackAwarePartitioner() && ClientRack.names(config.get(ProducerRackSupport.CLIENT_RACK))
+		return this.clients.producerSupport().rackAwarePartitioner()
+				&& ClientRack.names(config.get(ProducerRackSupport.CLIENT_RACK))
 				&& "true".equalsIgnoreCase(String.valueOf(config.get(ProducerRackSupport.RACK_AWARE)))
 				&& config.get(ProducerConfig.PARTITIONER_CLASS_CONFIG) == null;
 	}
@@ -434,34 +528,7 @@ public final class ClientRackDecider {
 	 * @return the support
 	 */
 	public ProducerRackSupport producerSupport() {
-		return this.producerSupport;
-	}
-
-	/**
-	 * Whether {@code follower-fetch.producer.rack-aware} is on.
-	 * @return {@code follower-fetch.producer.rack-aware}
-	 */
-	public boolean producerRackAwareByDefault() {
-		return this.producerRackAware;
-	}
-
-	private void remember(ConfiguredConsumer consumer) {
-		synchronized (this.configuredConsumers) {
-			this.configuredConsumers.remove(consumer.policy().name());
-			this.configuredConsumers.put(consumer.policy().name(), consumer);
-		}
-	}
-
-	/**
-	 * The consumers the application built itself and configured through
-	 * {@link #configure(ConsumerKind, String, Map)} with {@link ConsumerKind#OTHER}, the
-	 * last configuration of each name, at most the last 1000 names.
-	 * @return the configured consumers, oldest first
-	 */
-	public List<ConfiguredConsumer> configuredConsumers() {
-		synchronized (this.configuredConsumers) {
-			return new ArrayList<>(this.configuredConsumers.values());
-		}
+		return this.clients.producerSupport();
 	}
 
 	/**

@@ -50,4 +50,20 @@ public record ConfiguredConsumer(ConsumerPolicy policy, @Nullable String clientI
 		return candidate.equals((this.clientId != null) ? this.clientId : this.policy.name());
 	}
 
+	/**
+	 * Told of each consumer configured through
+	 * {@link ClientRackDecider#configure(ConsumerKind, String, Map)}: the observation, which
+	 * judges it under its declared policy.
+	 */
+	@FunctionalInterface
+	public interface Observer {
+
+		/**
+		 * A consumer was configured.
+		 * @param consumer the consumer, as configured
+		 */
+		void configured(ConfiguredConsumer consumer);
+
+	}
+
 }

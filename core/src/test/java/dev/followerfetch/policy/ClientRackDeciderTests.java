@@ -27,9 +27,11 @@ import dev.followerfetch.Policy;
 import dev.followerfetch.assignment.AssignmentStrategy;
 import dev.followerfetch.assignment.ZoneAwareAssignor;
 import dev.followerfetch.detection.DetectedRack;
+import dev.followerfetch.observation.ConfiguredConsumers;
 import dev.followerfetch.policy.ConsumerPolicy.Origin;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.RangeAssignor;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -57,6 +59,8 @@ class ClientRackDeciderTests {
 	private static final ProducerRackSupport SUPPORTED = new ProducerRackSupport(true, true, "4.4.0");
 
 	private final Policies policies = new Policies();
+
+	private final ConfiguredConsumers configuredConsumers = new ConfiguredConsumers();
 
 	@Test
 	void aConsumersOwnRackBeatsEverythingElseAndAnEmptyOneMeansFreshness() {
@@ -216,7 +220,7 @@ class ClientRackDeciderTests {
 	void theZoneAwareAssignorGoesBeforeKafkasOwnStrategiesTheConfigurationNames() {
 		Map<String, Object> config = new HashMap<>(
 				Map.of("partition.assignment.strategy", List.of(CooperativeStickyAssignor.class)));
-		AssignmentStrategy.Decision decision = decider("az-b").assignment(config);
+		AssignmentStrategy.Decision decision = decider("az-b").assignment(null, config);
 		assertThat(decision.outcome()).isEqualTo(AssignmentStrategy.Outcome.ADDED);
 		assertThat(decision.settings()).containsEntry("partition.assignment.strategy",
 				ZoneAwareAssignor.class.getName() + "," + CooperativeStickyAssignor.class.getName());
@@ -224,10 +228,9 @@ class ClientRackDeciderTests {
 
 	@Test
 	void aConsumerOfTheConsumerGroupProtocolOrWithAssignmentDisabledGetsNoAssignor() {
-		assertThat(decider("az-b").assignment(Map.of("group.protocol", "CONSUMER")).outcome())
+		assertThat(decider("az-b").assignment(null, Map.of("group.protocol", "CONSUMER")).outcome())
 			.isEqualTo(AssignmentStrategy.Outcome.BROKER);
-		ClientRackDecider disabled = new ClientRackDecider(this.policies.settings(), false, ProducerRackSupport.ofClasspath(),
-				new AssignmentStrategy(false), () -> DetectedRack.of("az-b", "test"));
+		ClientRackDecider disabled = decider(clients(false, ClientIdZone.NONE), "az-b");
 		Map<String, Object> config = new HashMap<>();
 		disabled.configure(ConsumerKind.OTHER, "hand-built", config);
 		assertThat(config).doesNotContainKeys("partition.assignment.strategy", "follower.fetch.zone");
@@ -235,8 +238,7 @@ class ClientRackDeciderTests {
 
 	@Test
 	void withAClientIdZoneAConfiguredConsumerSendsTheTagAndIsRememberedByTheIdItSends() {
-		ClientRackDecider decider = new ClientRackDecider(this.policies.settings(), false, ProducerRackSupport.ofClasspath(),
-				new AssignmentStrategy(true), ClientIdZone.of("warpstream"), () -> DetectedRack.of("az-b", "test"));
+		ClientRackDecider decider = decider(clients(true, ClientIdZone.of("warpstream")), "az-b");
 		Map<String, Object> named = new HashMap<>();
 		decider.configure(ConsumerKind.OTHER, "ledger-export", named);
 		Map<String, Object> own = new HashMap<>(Map.of("client.id", "ledger-audit"));
@@ -246,7 +248,7 @@ class ClientRackDeciderTests {
 		assertThat(named).containsEntry("client.id", "warpstream_az=az-b,ledger-export");
 		assertThat(own).containsEntry("client.id", "warpstream_az=az-b,ledger-audit");
 		assertThat(binding).containsEntry("client.id", "warpstream_az=az-b,orders-in-0");
-		assertThat(decider.configuredConsumers()).extracting(ConfiguredConsumer::clientId)
+		assertThat(this.configuredConsumers.list()).extracting(ConfiguredConsumer::clientId)
 			.containsExactly("warpstream_az=az-b,ledger-export", "warpstream_az=az-b,ledger-audit");
 		decider.configure(ConsumerKind.OTHER, "audit", own);
 		assertThat(own).containsEntry("client.id", "warpstream_az=az-b,ledger-audit");
@@ -262,8 +264,7 @@ class ClientRackDeciderTests {
 
 	@Test
 	void consumersConfiguredUnderOneNameWithoutAClientIdEachGetADistinctOne() {
-		ClientRackDecider decider = new ClientRackDecider(this.policies.settings(), false, ProducerRackSupport.ofClasspath(),
-				new AssignmentStrategy(true), ClientIdZone.of("warpstream"), () -> DetectedRack.of("az-b", "test"));
+		ClientRackDecider decider = decider(clients(true, ClientIdZone.of("warpstream")), "az-b");
 		List<Object> clientIds = new ArrayList<>();
 		for (int i = 0; i < 3; i++) {
 			Map<String, Object> config = new HashMap<>();
@@ -278,8 +279,7 @@ class ClientRackDeciderTests {
 	@Test
 	void aPropertyNamingAConsumersOwnClientIdStillAppliesWhenTheTagIsAdded() {
 		this.policies.of(ConsumerKind.OTHER).put("ledger-audit", Policy.FRESHNESS);
-		ClientRackDecider decider = new ClientRackDecider(this.policies.settings(), false, ProducerRackSupport.ofClasspath(),
-				new AssignmentStrategy(true), ClientIdZone.of("inkless"), () -> DetectedRack.of("az-b", "test"));
+		ClientRackDecider decider = decider(clients(true, ClientIdZone.of("inkless")), "az-b");
 		Map<String, Object> own = new HashMap<>(Map.of("client.id", "ledger-audit"));
 		assertThat(decider.configure(ConsumerKind.OTHER, "audit", own).policy()).isEqualTo(Policy.FRESHNESS);
 		assertThat(own).containsEntry("client.id", "diskless_az=az-b,ledger-audit").containsEntry("client.rack", "");
@@ -305,33 +305,33 @@ class ClientRackDeciderTests {
 	@Test
 	void onKafkaClientsWithoutProducerRacksNothingIsAddedToAProducer() {
 		ClientRackDecider decider = producerDecider("az-b", true, new ProducerRackSupport(false, false, "4.1.2"));
-		assertThat(decider.producerSettings(Map.of())).isEmpty();
+		assertThat(producerSettings(decider, Map.of())).isEmpty();
 		assertThat(decider.producerRackAware(Map.of("client.rack", "az-b", "partitioner.rack.aware", "true"))).isFalse();
 	}
 
 	@Test
 	void onKafkaClientsWithProducerRacksAProducerGetsTheRackButRackAwarePartitioningOnlyWhenAskedFor() {
-		assertThat(producerDecider("az-b", false, SUPPORTED).producerSettings(Map.of()))
+		assertThat(producerSettings(producerDecider("az-b", false, SUPPORTED), Map.of()))
 			.containsExactly(Map.entry("client.rack", "az-b"));
-		assertThat(producerDecider("az-b", true, SUPPORTED).producerSettings(Map.of()))
+		assertThat(producerSettings(producerDecider("az-b", true, SUPPORTED), Map.of()))
 			.containsExactly(Map.entry("client.rack", "az-b"), Map.entry("partitioner.rack.aware", "true"));
 	}
 
 	@Test
 	void aProducersOwnRackAndRackAwarenessAreNeverOverwritten() {
 		ClientRackDecider decider = producerDecider("az-b", true, SUPPORTED);
-		assertThat(decider.producerSettings(Map.of("client.rack", "az-own")))
+		assertThat(producerSettings(decider, Map.of("client.rack", "az-own")))
 			.containsExactly(Map.entry("partitioner.rack.aware", "true"));
-		assertThat(decider.producerSettings(Map.of("partitioner.rack.aware", "false")))
+		assertThat(producerSettings(decider, Map.of("partitioner.rack.aware", "false")))
 			.containsExactly(Map.entry("client.rack", "az-b"));
-		assertThat(decider.producerSettings(Map.of("client.rack", "az-own", "partitioner.rack.aware", false)))
+		assertThat(producerSettings(decider, Map.of("client.rack", "az-own", "partitioner.rack.aware", false)))
 			.isEmpty();
 	}
 
 	@Test
 	void withoutARackAProducerGetsNoRackAwarePartitioning() {
-		assertThat(producerDecider(null, true, SUPPORTED).producerSettings(Map.of())).isEmpty();
-		assertThat(producerDecider("az-b", true, SUPPORTED).producerSettings(Map.of("client.rack", ""))).isEmpty();
+		assertThat(producerSettings(producerDecider(null, true, SUPPORTED), Map.of())).isEmpty();
+		assertThat(producerSettings(producerDecider("az-b", true, SUPPORTED), Map.of("client.rack", ""))).isEmpty();
 	}
 
 	@Test
@@ -346,8 +346,22 @@ class ClientRackDeciderTests {
 			.isFalse();
 	}
 
+	private static Map<String, String> producerSettings(ClientRackDecider decider, Map<String, ?> config) {
+		return decider.plan(ClientRequest.producer(config, "producer")).settings();
+	}
+
 	private ClientRackDecider producerDecider(String rack, boolean rackAware, ProducerRackSupport support) {
-		return new ClientRackDecider(this.policies.settings(), rackAware, support, () -> DetectedRack.of(rack, "test"));
+		return decider(new ClientSettings(rackAware, support, new AssignmentStrategy(true), ClientIdZone.NONE), rack);
+	}
+
+	private static ClientSettings clients(boolean assignment, ClientIdZone clientIdZone) {
+		return new ClientSettings(false, ProducerRackSupport.ofClasspath(), new AssignmentStrategy(assignment),
+				clientIdZone);
+	}
+
+	private ClientRackDecider decider(ClientSettings clients, @Nullable String rack) {
+		return new ClientRackDecider(this.policies.settings(), clients, () -> DetectedRack.of(rack, "test"),
+				this.configuredConsumers);
 	}
 
 	private ClientRackDecider decider(String rack) {

@@ -1,0 +1,84 @@
+/*
+ * Copyright 2026 the follower-fetch authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.followerfetch.policy;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What one client gets, decided once by {@link ClientRackDecider#plan(ClientRequest)}:
+ * its policy and what decided it, the settings to add to its configuration (never one it
+ * sets itself), and its {@code client.id}. Adapters apply a plan and decide nothing.
+ *
+ * @param policy the consumer's policy and what decided it; {@code null} for a consumer
+ * factory (which carries the default policy for the consumers that use it), a producer
+ * and any other client
+ * @param settings the settings to add, in the keys of the client's configuration (a Kafka
+ * Streams consumer setting is prefixed); a listener's go into its own consumer properties
+ * @param clientId the {@code client.id} to set for {@code follower-fetch.client-id-zone} (a
+ * listener's is its containers' client id prefix), or {@code null} to keep the client's
+ * @author follower-fetch authors
+ */
+public record ClientPlan(@Nullable ConsumerPolicy policy, Map<String, String> settings, @Nullable String clientId) {
+
+	public ClientPlan {
+		settings = Collections.unmodifiableMap(new LinkedHashMap<>(settings));
+	}
+
+	/**
+	 * The {@code client.id} to set.
+	 * @return the client id, or empty to keep the client's
+	 */
+	public Optional<String> clientIdToSet() {
+		return Optional.ofNullable(this.clientId);
+	}
+
+	/**
+	 * The settings to add, with {@code client.id} among them when the plan sets one: what
+	 * a client whose {@code client.id} is a configuration setting takes.
+	 * @return the settings
+	 */
+	public Map<String, String> configs() {
+		if (this.clientId == null) {
+			return this.settings;
+		}
+		Map<String, String> configs = new LinkedHashMap<>(this.settings);
+		configs.put(CommonClientConfigs.CLIENT_ID_CONFIG, this.clientId);
+		return Collections.unmodifiableMap(configs);
+	}
+
+	/**
+	 * Add {@link #configs()} to a configuration map.
+	 * @param config the configuration, changed in place
+	 */
+	public void applyTo(Map<? super String, Object> config) {
+		config.putAll(configs());
+	}
+
+	/**
+	 * Whether the plan adds nothing.
+	 * @return {@code true} when there are no settings and no client id to set
+	 */
+	public boolean isEmpty() {
+		return this.settings.isEmpty() && this.clientId == null;
+	}
+
+}
