@@ -30,6 +30,7 @@ import java.util.Properties;
 import dev.followerfetch.FetchPolicy;
 import dev.followerfetch.Policy;
 import dev.followerfetch.policy.ConsumerPolicy.Origin;
+import dev.followerfetch.policy.ListenerPolicies.Declaration;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -95,7 +96,9 @@ final class FetchPolicyAnnotationEnhancer implements AnnotationEnhancer {
 		if (plan.policy() == null || plan.policy().origin() == Origin.DEFAULT) {
 			return attributes;
 		}
-		consumerProperties.add(ListenerPolicies.DECLARATION + "=" + this.policies.getObject().declare(onMethod, onClass));
+		String clientRack = plan.settings().get(ConsumerConfig.CLIENT_RACK_CONFIG);
+		consumerProperties.add(ListenerPolicies.DECLARATION + "="
+				+ this.policies.getObject().declare(new Declaration(onMethod, onClass, clientRack)));
 		plan.settings().forEach((name, value) -> consumerProperties.add(name + "=" + value));
 		Map<String, Object> enhanced = new HashMap<>(attributes);
 		enhanced.put("properties", consumerProperties.toArray(String[]::new));

@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.followerfetch.Policy;
@@ -46,10 +47,10 @@ public final class ListenerPolicies {
 
 	/**
 	 * The consumer property that links a {@code @KafkaListener}'s container to what its
-	 * annotation declared, an index into {@link #declarations}: spring-kafka carries nothing
-	 * else from an annotation to its container (the listener method is not public on the
-	 * container, and a listener without an id gets its id after the annotation is read).
-	 * Removed before the consumer is created.
+	 * annotation declared, this instance's key and an index into {@link #declarations}:
+	 * spring-kafka carries nothing else from an annotation to its container (the listener
+	 * method is not public on the container, and a listener without an id gets its id after
+	 * the annotation is read). Removed before the consumer is created.
 	 */
 	static final String DECLARATION = "dev.followerfetch.internal.listener";
 
@@ -60,7 +61,11 @@ public final class ListenerPolicies {
 
 	private final ClientRackDecider decider;
 
-	private final List<Annotations> declarations = new CopyOnWriteArrayList<>();
+	// one entry per distinct declaration, so that prototype listener beans add none
+	private final List<Declaration> declarations = new CopyOnWriteArrayList<>();
+
+	// tells this application context's links from those of another in the same JVM
+	private final String key = UUID.randomUUID().toString();
 
 	private volatile Map<String, ConsumerPolicy> policies = Map.of();
 
@@ -109,46 +114,53 @@ public final class ListenerPolicies {
 		}
 		Declared declared;
 		try {
-			declared = declared(container.getContainerProperties().getKafkaConsumerProperties());
+			declared = declared(id, container.getContainerProperties().getKafkaConsumerProperties());
 		}
 		catch (UnsupportedOperationException ex) {
-			return ConsumerPolicy.listener(String.valueOf(id), defaultPolicy(), Origin.DEFAULT);
+			return new ConsumerPolicy(ConsumerKind.LISTENER, id, defaultPolicy(), Origin.DEFAULT);
 		}
 		return Objects.requireNonNull(this.decider
-			.plan(ClientRequest.listenerAnnotation(id, map(declared.own()), declared.annotations().onMethod(),
-					declared.annotations().onClass()))
+			.plan(ClientRequest.listenerAnnotation(id, map(declared.own()), declared.declaration().onMethod(),
+					declared.declaration().onClass()))
 			.policy());
 	}
 
 	/**
 	 * Keep what a {@code @KafkaListener}'s annotation declared, for its container.
-	 * @param onMethod {@code @FetchPolicy} on the method, or {@code null}
-	 * @param onClass {@code @FetchPolicy} on the class, or {@code null}
+	 * @param declaration its {@code @FetchPolicy} and the {@code client.rack} its plan added
 	 * @return the value of {@link #DECLARATION} that names it
 	 */
-	String declare(@Nullable Policy onMethod, @Nullable Policy onClass) {
+	String declare(Declaration declaration) {
 		synchronized (this.declarations) {
-			this.declarations.add(new Annotations(onMethod, onClass));
-			return String.valueOf(this.declarations.size() - 1);
+			int index = this.declarations.indexOf(declaration);
+			if (index < 0) {
+				this.declarations.add(declaration);
+				index = this.declarations.size() - 1;
+			}
+			return this.key + ":" + index;
 		}
 	}
 
 	/**
 	 * A container's consumer properties as the application declared them, and its
-	 * {@code @FetchPolicy}: without {@link #DECLARATION} and, when that is present, without
-	 * the {@code client.rack} the annotation's plan added.
+	 * {@code @FetchPolicy}: without {@link #DECLARATION} and without the
+	 * {@code client.rack} the annotation's plan added, where it still holds that value.
+	 * @param id the listener id, for the log
 	 * @param consumerProperties the container's consumer properties
 	 * @return a copy as declared
 	 */
-	Declared declared(Properties consumerProperties) {
+	Declared declared(@Nullable String id, Properties consumerProperties) {
 		Properties own = ListenerContainers.flatten(consumerProperties);
-		Object handle = own.remove(DECLARATION);
-		Annotations annotations = (handle != null) ? annotations(handle.toString()) : null;
-		if (annotations == null) {
-			return new Declared(own, new Annotations(null, null));
+		Object link = own.remove(DECLARATION);
+		Declaration declaration = (link != null) ? declaration(id, link.toString()) : null;
+		if (declaration == null) {
+			return new Declared(own, Declaration.NONE);
 		}
-		own.remove(ConsumerConfig.CLIENT_RACK_CONFIG);
-		return new Declared(own, annotations);
+		if (declaration.clientRack() != null
+				&& declaration.clientRack().equals(own.getProperty(ConsumerConfig.CLIENT_RACK_CONFIG))) {
+			own.remove(ConsumerConfig.CLIENT_RACK_CONFIG);
+		}
+		return new Declared(own, declaration);
 	}
 
 	/**
@@ -163,19 +175,23 @@ public final class ListenerPolicies {
 		String base = (id != null && !id.startsWith(GENERATED_ID_PREFIX)) ? id
 				: "consumer-" + Objects.requireNonNullElse(container.getGroupId(), "");
 		return ClientRequest.listener(id, map(declared.own()), ListenerContainers.factoryConfig(container),
-				declared.annotations().onMethod(), declared.annotations().onClass(), containerProperties.getClientId(),
-				base);
+				declared.declaration().onMethod(), declared.declaration().onClass(),
+				containerProperties.getClientId(), base);
 	}
 
-	private @Nullable Annotations annotations(String handle) {
+	private @Nullable Declaration declaration(@Nullable String id, String link) {
+		String prefix = this.key + ":";
 		try {
-			return this.declarations.get(Integer.parseInt(handle));
+			if (link.startsWith(prefix)) {
+				return this.declarations.get(Integer.parseInt(link.substring(prefix.length())));
+			}
 		}
 		catch (RuntimeException ex) {
-			logger.warn("A listener carries " + DECLARATION + "=" + handle + ", which no @KafkaListener of this "
-					+ "application declared; it is ignored");
-			return null;
+			// reported below
 		}
+		logger.warn("Listener '" + id + "' carries " + DECLARATION + "=" + link + ", which no @KafkaListener of "
+				+ "this application context declared; it is ignored");
+		return null;
 	}
 
 	private static Map<String, Object> map(Properties properties) {
@@ -185,18 +201,26 @@ public final class ListenerPolicies {
 	}
 
 	void record(ConsumerPolicy policy) {
+		String id = policy.name();
+		if (id == null) {
+			return;
+		}
 		Map<String, ConsumerPolicy> updated = new LinkedHashMap<>(this.policies);
-		updated.put(String.valueOf(policy.name()), policy);
+		updated.put(id, policy);
 		this.policies = Collections.unmodifiableMap(updated);
 	}
 
 	/**
-	 * {@code @FetchPolicy} on a listener's method and class.
+	 * What a {@code @KafkaListener}'s annotation declared.
 	 *
-	 * @param onMethod on the method, or {@code null}
-	 * @param onClass on the class, or {@code null}
+	 * @param onMethod {@code @FetchPolicy} on the method, or {@code null}
+	 * @param onClass {@code @FetchPolicy} on the class, or {@code null}
+	 * @param clientRack the {@code client.rack} the annotation's plan added to its consumer
+	 * properties, or {@code null}
 	 */
-	record Annotations(@Nullable Policy onMethod, @Nullable Policy onClass) {
+	record Declaration(@Nullable Policy onMethod, @Nullable Policy onClass, @Nullable String clientRack) {
+
+		static final Declaration NONE = new Declaration(null, null, null);
 
 	}
 
@@ -205,9 +229,9 @@ public final class ListenerPolicies {
 	 * {@code @FetchPolicy}.
 	 *
 	 * @param own the consumer properties
-	 * @param annotations its {@code @FetchPolicy}
+	 * @param declaration what its annotation declared
 	 */
-	record Declared(Properties own, Annotations annotations) {
+	record Declared(Properties own, Declaration declaration) {
 
 	}
 

@@ -93,7 +93,8 @@ final class ListenerPolicyApplier implements SmartLifecycle {
 					+ ") does not expose its properties; its fetch policy cannot be applied");
 			return Optional.empty();
 		}
-		Declared declared = this.policies.declared(containerProperties.getKafkaConsumerProperties());
+		Declared declared = this.policies.declared(container.getListenerId(),
+				containerProperties.getKafkaConsumerProperties());
 		ClientPlan plan = this.decider.plan(this.policies.request(container, declared));
 		plan.settings().forEach(declared.own()::setProperty);
 		containerProperties.setKafkaConsumerProperties(declared.own());

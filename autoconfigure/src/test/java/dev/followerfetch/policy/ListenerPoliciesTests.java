@@ -50,10 +50,27 @@ class ListenerPoliciesTests {
 
 	@Test
 	void aContainerCreatedAfterStartUpIsJudgedByThePolicyItsAnnotationAskedFor() {
-		String declaration = this.policies.declare(Policy.FRESHNESS, null);
+		String declaration = this.policies.declare(new ListenerPolicies.Declaration(Policy.FRESHNESS, null, ""));
 		assertThat(this.policies.of(container("late",
 				Map.of(ListenerPolicies.DECLARATION, declaration, ConsumerConfig.CLIENT_RACK_CONFIG, ""))))
 			.isEqualTo(ConsumerPolicy.listener("late", Policy.FRESHNESS, Origin.METHOD_ANNOTATION));
+	}
+
+	@Test
+	void aRackTheAnnotationDidNotAddIsTheListenersOwn() {
+		String declaration = this.policies.declare(new ListenerPolicies.Declaration(Policy.LOCALITY, null, null));
+		assertThat(this.policies.of(container("late",
+				Map.of(ListenerPolicies.DECLARATION, declaration, ConsumerConfig.CLIENT_RACK_CONFIG, ""))))
+			.isEqualTo(ConsumerPolicy.listener("late", Policy.FRESHNESS, Origin.OWN_CLIENT_RACK));
+	}
+
+	@Test
+	void aLinkFromAnotherApplicationContextIsIgnored() {
+		ListenerPolicies other = new ListenerPolicies(
+				new ClientRackDecider(PolicySettings.defaults(), () -> DetectedRack.of("az-b", "test")));
+		String declaration = other.declare(new ListenerPolicies.Declaration(Policy.FRESHNESS, null, ""));
+		assertThat(this.policies.of(container("late", Map.of(ListenerPolicies.DECLARATION, declaration))))
+			.isEqualTo(ConsumerPolicy.listener("late", Policy.LOCALITY, Origin.DEFAULT));
 	}
 
 	@Test

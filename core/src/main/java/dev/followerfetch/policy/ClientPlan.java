@@ -66,11 +66,14 @@ public record ClientPlan(@Nullable ConsumerPolicy policy, Map<String, String> se
 	}
 
 	/**
-	 * Add {@link #configs()} to a configuration map.
+	 * Add {@link #configs()} to a configuration map; one that gets nothing is not touched.
 	 * @param config the configuration, changed in place
 	 */
 	public void applyTo(Map<? super String, Object> config) {
-		config.putAll(configs());
+		Map<String, String> configs = configs();
+		if (!configs.isEmpty()) {
+			config.putAll(configs);
+		}
 	}
 
 	/**

@@ -86,7 +86,9 @@ public final class ClientRackDecider {
 	private final Map<String, AtomicInteger> clientIdBases = new ConcurrentHashMap<>();
 
 	/**
-	 * Create a decider for the policy settings, with the other settings' defaults.
+	 * Create a decider for the policy settings, with the other settings' defaults; the
+	 * consumers it {@link #configure(ConsumerKind, String, Map) configures} are reported to
+	 * no observation (the auto-configured decider reports them to the health and meters).
 	 * @param settings the {@code follower-fetch.policy} settings
 	 * @param detectedRack the detected rack, asked when a rack is needed
 	 */
@@ -135,8 +137,9 @@ public final class ClientRackDecider {
 
 	/**
 	 * A consumer factory carries the default policy's {@code client.rack} unless it sets
-	 * one; it gets the follower settings whenever a zone is known, since listeners that
-	 * read from followers while the default is freshness use it too.
+	 * one; it gets the follower settings when its own rack, or else the detected one, names
+	 * a zone, since listeners that read from followers while the default is freshness use
+	 * it too.
 	 */
 	private ClientPlan consumerFactory(ClientRequest request) {
 		Map<String, ?> config = request.config();

@@ -18,7 +18,6 @@ package dev.followerfetch.policy;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Objects;
 
 import dev.followerfetch.Policy;
 import org.apache.kafka.clients.CommonClientConfigs;
@@ -41,8 +40,7 @@ import org.jspecify.annotations.Nullable;
  * the other kinds
  * @param onMethod {@code @FetchPolicy} on a listener's method, or {@code null}
  * @param onClass {@code @FetchPolicy} on a listener's class, or {@code null}
- * @param consumerKind for {@link Kind#CONSUMER}, how the application consumes
- * ({@link ConsumerKind#BINDING} or {@link ConsumerKind#OTHER})
+ * @param consumerKind how the application consumes, for the kinds of client that consume
  * @param clientIdBase what follows the zone tag of {@code follower-fetch.client-id-zone}
  * in a {@code client.id} when the client has none, or {@code null} to leave such a client
  * alone
@@ -128,19 +126,19 @@ public record ClientRequest(Kind kind, @Nullable String name, Map<String, ?> con
 	/**
 	 * A consumer built from one configuration map: a binding's, or one the application
 	 * builds itself.
-	 * @param kind {@link ConsumerKind#BINDING} or {@link ConsumerKind#OTHER}
+	 * @param kind how the application consumes, most often {@link ConsumerKind#BINDING} or
+	 * {@link ConsumerKind#OTHER}: its name is looked up in that kind's
+	 * {@code follower-fetch.policy} property
 	 * @param name the binding name, or for {@link ConsumerKind#OTHER} best its client id
 	 * @param config its configuration
 	 * @return the request
-	 * @throws IllegalArgumentException for a kind that is not built from a map: share
-	 * consumers take none of what the starter adds
+	 * @throws IllegalArgumentException for {@link ConsumerKind#SHARE}: share consumers take
+	 * none of what the starter adds
 	 */
 	public static ClientRequest consumer(ConsumerKind kind, @Nullable String name, Map<String, ?> config) {
-		if (kind != ConsumerKind.BINDING && kind != ConsumerKind.OTHER) {
-			throw new IllegalArgumentException(
-					(kind == ConsumerKind.SHARE) ? "A share consumer (" + name + ") takes no client.rack, replica "
-							+ "lease or assignment strategy: share groups fetch from the leaders; build it without "
-							+ "configure" : "A " + kind.noun() + " is not configured from a map");
+		if (kind == ConsumerKind.SHARE) {
+			throw new IllegalArgumentException("A share consumer (" + name + ") takes no client.rack, replica "
+					+ "lease or assignment strategy: share groups fetch from the leaders; build it without configure");
 		}
 		return new ClientRequest(Kind.CONSUMER, name, config, Map.of(), null, null, kind, name);
 	}
@@ -178,7 +176,7 @@ public record ClientRequest(Kind kind, @Nullable String name, Map<String, ?> con
 
 	private static Map<String, ?> copy(Map<String, ?> config) {
 		Map<String, Object> copy = new LinkedHashMap<>();
-		config.forEach((key, value) -> copy.put(Objects.requireNonNull(key), value));
+		copy.putAll(config);
 		return Collections.unmodifiableMap(copy);
 	}
 

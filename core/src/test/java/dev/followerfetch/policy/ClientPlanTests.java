@@ -16,6 +16,7 @@
 package dev.followerfetch.policy;
 
 import java.time.Duration;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -183,6 +184,13 @@ class ClientPlanTests {
 		assertThat(this.decider.plan(ClientRequest.producer(Map.of("partitioner.rack.aware", "false",
 				"client.rack", "az-c", "client.id", "warpstream_az=az-c,mine"), "app-producer")))
 			.isEqualTo(new ClientPlan(null, Map.of(), null));
+	}
+
+	@Test
+	void aPlanThatAddsNothingLeavesTheConfigurationUntouched() {
+		Map<String, Object> unmodifiable = Collections.unmodifiableMap(new HashMap<>(Map.of("client.id", "mine")));
+		new ClientPlan(null, Map.of(), null).applyTo(unmodifiable);
+		assertThat(unmodifiable).containsOnly(Map.entry("client.id", "mine"));
 	}
 
 	@Test
