@@ -15,6 +15,8 @@
  */
 package dev.followerfetch;
 
+import java.time.Duration;
+
 import org.apache.kafka.common.config.ConfigException;
 import org.jspecify.annotations.Nullable;
 
@@ -47,6 +49,32 @@ public class InvalidSettingException extends ConfigException {
 		this.setting = setting;
 		this.value = value;
 		this.reason = reason;
+	}
+
+	/**
+	 * Check a duration that must be more than zero.
+	 * @param setting the setting's name
+	 * @param value the value it has
+	 * @param reason what a value must be
+	 * @throws InvalidSettingException for zero, a negative duration or none
+	 */
+	public static void requirePositive(String setting, @Nullable Duration value, String reason) {
+		if (value == null || value.isNegative() || value.isZero()) {
+			throw new InvalidSettingException(setting, value, reason);
+		}
+	}
+
+	/**
+	 * Check a duration that may be zero but not negative.
+	 * @param setting the setting's name
+	 * @param value the value it has
+	 * @param reason what a value must be
+	 * @throws InvalidSettingException for a negative duration or none
+	 */
+	public static void requireNotNegative(String setting, @Nullable Duration value, String reason) {
+		if (value == null || value.isNegative()) {
+			throw new InvalidSettingException(setting, value, reason);
+		}
 	}
 
 	/**

@@ -22,7 +22,6 @@ import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -89,10 +88,9 @@ final class FetchPolicyAnnotationEnhancer implements AnnotationEnhancer {
 		Method method = (element instanceof Method listenerMethod) ? listenerMethod : null;
 		Policy onMethod = (method != null) ? annotated(method) : null;
 		Policy onClass = annotated((method != null) ? method.getDeclaringClass() : element);
-		Map<String, Object> declared = new LinkedHashMap<>();
-		own.forEach((name, value) -> declared.put(name.toString(), value));
 		ClientPlan plan = this.decider.getObject()
-			.plan(ClientRequest.listenerAnnotation(resolve(attributes.get("id")), declared, onMethod, onClass));
+			.plan(ClientRequest.listenerAnnotation(resolve(attributes.get("id")), ListenerPolicies.map(own), onMethod,
+					onClass));
 		if (plan.policy() == null || plan.policy().origin() == Origin.DEFAULT) {
 			return attributes;
 		}

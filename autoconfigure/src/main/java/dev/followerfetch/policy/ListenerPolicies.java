@@ -194,7 +194,7 @@ public final class ListenerPolicies {
 		return null;
 	}
 
-	private static Map<String, Object> map(Properties properties) {
+	static Map<String, Object> map(Properties properties) {
 		Map<String, Object> map = new LinkedHashMap<>();
 		properties.forEach((name, value) -> map.put(name.toString(), value));
 		return map;

@@ -86,9 +86,9 @@ public record DetectionSettings(String prefix, @Nullable String rack, List<Strin
 	public DetectionSettings {
 		order = List.copyOf(order);
 		envVariables = List.copyOf(envVariables);
-		positive(prefix + "detection.timeout", timeout,
+		InvalidSettingException.requirePositive(prefix + "detection.timeout", timeout,
 				"The budget for network sources must be a positive duration, for example 1s.");
-		positive(prefix + "detection.broker-timeout", brokerTimeout,
+		InvalidSettingException.requirePositive(prefix + "detection.broker-timeout", brokerTimeout,
 				"The time allowed to read the brokers' racks must be a positive duration, for example 2s.");
 		if (rack != null && !rack.isBlank()) {
 			try {
@@ -206,12 +206,6 @@ public record DetectionSettings(String prefix, @Nullable String rack, List<Strin
 	private <S extends MetadataRackSource> S named(S source) {
 		source.settingPrefix(this.prefix);
 		return source;
-	}
-
-	private static void positive(String setting, @Nullable Duration value, String reason) {
-		if (value == null || value.isNegative() || value.isZero()) {
-			throw new InvalidSettingException(setting, value, reason);
-		}
 	}
 
 	/**

@@ -30,6 +30,7 @@ import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import dev.followerfetch.InvalidSettingException;
 import dev.followerfetch.assignment.ZoneAwareAssignment.Locality;
 import dev.followerfetch.assignment.ZoneAwareAssignment.Member;
 import dev.followerfetch.assignment.ZoneAwareAssignment.Partition;
@@ -293,8 +294,10 @@ final class AssignmentRealigner {
 		 * property
 		 */
 		Settings {
-			Durations.notNegative("follower-fetch.assignment.realign-grace", grace, "2m");
-			Durations.notNegative("follower-fetch.assignment.realign-interval", interval, "10m");
+			InvalidSettingException.requireNotNegative("follower-fetch.assignment.realign-grace", grace,
+					"Must be zero or a positive duration, for example 2m.");
+			InvalidSettingException.requireNotNegative("follower-fetch.assignment.realign-interval", interval,
+					"Must be zero or a positive duration, for example 10m.");
 		}
 
 	}

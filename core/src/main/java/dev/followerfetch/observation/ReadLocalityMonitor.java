@@ -411,9 +411,12 @@ public final class ReadLocalityMonitor {
 		 * @throws InvalidSettingException for a setting out of range, naming its property
 		 */
 		MonitorSettings {
-			Durations.positive("follower-fetch.observation.refresh-interval", refreshInterval, "30s");
-			Durations.positive("follower-fetch.observation.timeout", timeout, "5s");
-			Durations.notNegative("follower-fetch.observation.fallback-grace", fallbackGrace, "2m");
+			InvalidSettingException.requirePositive("follower-fetch.observation.refresh-interval", refreshInterval,
+					"Must be a positive duration, for example 30s.");
+			InvalidSettingException.requirePositive("follower-fetch.observation.timeout", timeout,
+					"Must be a positive duration, for example 5s.");
+			InvalidSettingException.requireNotNegative("follower-fetch.observation.fallback-grace", fallbackGrace,
+					"Must be zero or a positive duration, for example 2m.");
 			if (maxListedPartitions < 0) {
 				throw new InvalidSettingException("follower-fetch.observation.max-listed-partitions",
 						maxListedPartitions, "Must be zero or more.");

@@ -63,10 +63,8 @@ public record PolicySettings(Policy defaultPolicy, Map<ConsumerKind, Map<String,
 	}
 
 	private static void nonNegative(String setting, @Nullable Duration value, String zeroMeans, String example) {
-		if (value == null || value.isNegative()) {
-			throw new InvalidSettingException(setting, value,
-					"Must be zero (" + zeroMeans + ") or a positive duration, for example " + example + ".");
-		}
+		InvalidSettingException.requireNotNegative(setting, value,
+				"Must be zero (" + zeroMeans + ") or a positive duration, for example " + example + ".");
 	}
 
 }
