@@ -30,6 +30,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 
 import dev.followerfetch.ClientRack;
@@ -146,6 +147,8 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 
 	private final Set<String> fallbacksLogged = ConcurrentHashMap.newKeySet();
 
+	private final AtomicLong fallbacks = new AtomicLong();
+
 	@Override
 	public void configure(Map<String, ?> configs) {
 		String rack = text(configs.get(ConsumerConfig.CLIENT_RACK_CONFIG));
@@ -238,7 +241,7 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 					member.topics(), Set.copyOf(handed.getOrDefault(member.id(), List.of()))))
 			.toList();
 		this.pending = new Leadership(this.groupId, this.clientId, -1, this.metadataMaxAge, this.balance, given,
-				fallback);
+				fallback, (fallback != null) ? this.fallbacks.incrementAndGet() : this.fallbacks.get());
 		if (logger.isInfoEnabled()) {
 			Locality locality = ZoneAwareAssignment.locality(target, members, partitions);
 			Locality theirs = ZoneAwareAssignment.locality(reference, members, partitions);
@@ -494,9 +497,11 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 	 * @param members the members, each with the partitions it was given as owned
 	 * @param fallback why the wrapped strategy's own assignment stood, or {@code null}
 	 * when the zone-aware rule assigned
+	 * @param fallbacks how many of the rebalances this consumer led since it started kept
+	 * the wrapped strategy's own assignment, this one included
 	 */
 	public record Leadership(String groupId, String clientId, int generation, Duration metadataMaxAge, Balance balance,
-			List<Member> members, @Nullable String fallback) {
+			List<Member> members, @Nullable String fallback, long fallbacks) {
 
 		public Leadership {
 			members = List.copyOf(members);
@@ -504,7 +509,7 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 
 		Leadership at(int generation) {
 			return new Leadership(this.groupId, this.clientId, generation, this.metadataMaxAge, this.balance,
-					this.members, this.fallback);
+					this.members, this.fallback, this.fallbacks);
 		}
 
 		/**

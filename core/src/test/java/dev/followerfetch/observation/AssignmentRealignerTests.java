@@ -237,7 +237,7 @@ class AssignmentRealignerTests {
 		return new Leadership("orders", "client-a", generation, metadataMaxAge, Balance.PER_TOPIC,
 				List.of(new Member("member-a", "az-a", Policy.FRESHNESS, Set.of("t"), ofA),
 						new Member("member-b", "az-b", Policy.FRESHNESS, Set.of("t"), ofB)),
-				null);
+				null, 0);
 	}
 
 	/**
