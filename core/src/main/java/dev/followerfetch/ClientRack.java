@@ -30,6 +30,17 @@ import org.jspecify.annotations.Nullable;
  */
 public record ClientRack(String value) {
 
+	/**
+	 * The most characters a detected rack, or a zone another member of a group sends, may
+	 * have.
+	 */
+	public static final int MAX_LENGTH = 128;
+
+	/**
+	 * What a detected rack, or a zone another member of a group sends, must be.
+	 */
+	public static final String RULE = "1 to " + MAX_LENGTH + " characters: letters, digits and - _ . : / +";
+
 	public ClientRack {
 		if (value == null || value.isEmpty() || !value.equals(value.trim())) {
 			throw new IllegalArgumentException("A client.rack names a zone, trimmed; '" + value + "' does not");
@@ -67,6 +78,33 @@ public record ClientRack(String value) {
 	@Override
 	public String toString() {
 		return this.value;
+	}
+
+	/**
+	 * Whether a value is a rack as detection accepts one: trimmed, and {@value #RULE}.
+	 * @param value the value, may be {@code null}
+	 * @return {@code true} for a well-formed rack
+	 */
+	public static boolean isWellFormed(@Nullable String value) {
+		if (value == null || value.isEmpty() || value.length() > MAX_LENGTH) {
+			return false;
+		}
+		for (int i = 0; i < value.length(); i++) {
+			if (!isAllowed(value.charAt(i))) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	/**
+	 * Whether a character may appear in a rack.
+	 * @param c the character
+	 * @return {@code true} for letters and digits of ASCII and {@code - _ . : / +}
+	 */
+	public static boolean isAllowed(char c) {
+		return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_'
+				|| c == '.' || c == ':' || c == '/' || c == '+';
 	}
 
 }

@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
+import dev.followerfetch.ClientRack;
 import dev.followerfetch.Policy;
 import org.apache.kafka.common.TopicPartition;
 import org.jspecify.annotations.Nullable;
@@ -34,6 +35,8 @@ import org.jspecify.annotations.Nullable;
  * that strategy as the member sent it. Version 2; version 1 also carried the member's last
  * assignment, which version 2 leaves empty. A later version only appends, so every version
  * reads what it knows and skips the rest: a leader of the previous release reads this one.
+ * What another member sent is bounded by its own length, and a zone that is not a
+ * well-formed rack ({@link ClientRack#isWellFormed}) is read as none.
  *
  * @param zone the member's zone, or {@code null}
  * @param policy where the member reads from
@@ -91,7 +94,7 @@ record MemberData(@Nullable String zone, Policy policy, int generation, List<Top
 			if (version < 1) {
 				return Optional.empty();
 			}
-			String zone = getString(buffer);
+			String zone = zone(getString(buffer));
 			byte freshness = buffer.get();
 			if (freshness != 0 && freshness != 1) {
 				return Optional.empty();
@@ -129,6 +132,15 @@ record MemberData(@Nullable String zone, Policy policy, int generation, List<Top
 		catch (BufferUnderflowException | IllegalArgumentException ex) {
 			return Optional.empty();
 		}
+	}
+
+	/**
+	 * A zone as detection accepts a rack, else none: what another member sends is shown
+	 * in logs and the health.
+	 */
+	private static @Nullable String zone(@Nullable String sent) {
+		String zone = ClientRack.zoneOf(sent);
+		return ClientRack.isWellFormed(zone) ? zone : null;
 	}
 
 	private static void putString(ByteBuffer buffer, byte @Nullable [] bytes) {

@@ -134,27 +134,29 @@ public final class ZoneAwareAssignment {
 	/**
 	 * What the cooperative protocol may hand out now: a partition that another member
 	 * still owns is withheld, so that its owner revokes it and the next rebalance assigns
-	 * it. A partition is never owned by two members at once.
+	 * it. A partition is never owned by two members at once. Owned partitions the target
+	 * does not place (of other topics, or numbered past their topic's partitions) change
+	 * nothing, whatever a member claims.
 	 * @param target the assignment to reach
 	 * @param owned the partitions each member owns now
 	 * @return the target without the partitions that change owner
 	 */
 	public static Map<String, List<TopicPartition>> handOver(Map<String, List<TopicPartition>> target,
 			Map<String, ? extends Collection<TopicPartition>> owned) {
-		PartitionTable<Object> owners = new PartitionTable<>();
+		PartitionTable<String> assignee = new PartitionTable<>();
+		target.forEach((member, partitions) -> partitions.forEach((tp) -> assignee.put(tp, member)));
+		PartitionTable<Boolean> ownedByAnother = new PartitionTable<>();
+		PartitionTable<Boolean> ownedByAssignee = new PartitionTable<>();
 		owned.forEach((member, partitions) -> partitions.forEach((tp) -> {
-			Object first = owners.putIfAbsent(tp, member);
-			if (first != null && !first.equals(member)) {
-				Set<Object> both = new HashSet<>((first instanceof Set<?> set) ? set : Set.of(first));
-				both.add(member);
-				owners.put(tp, both);
+			String to = assignee.get(tp);
+			if (to != null) {
+				(to.equals(member) ? ownedByAssignee : ownedByAnother).put(tp, Boolean.TRUE);
 			}
 		}));
 		Map<String, List<TopicPartition>> now = new TreeMap<>();
-		target.forEach((member, partitions) -> now.put(member, partitions.stream().filter((tp) -> {
-			Object current = owners.get(tp);
-			return current == null || current.equals(member) || (current instanceof Set<?> set && set.contains(member));
-		}).toList()));
+		target.forEach((member, partitions) -> now.put(member, partitions.stream()
+			.filter((tp) -> ownedByAnother.get(tp) == null || ownedByAssignee.get(tp) != null)
+			.toList()));
 		return now;
 	}
 

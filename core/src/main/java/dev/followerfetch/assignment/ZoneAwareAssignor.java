@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -107,6 +108,17 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 	 */
 	public static final String MAX_TIME_CONFIG = "follower.fetch.assignment.max.time.ms";
 
+	/**
+	 * How the leading consumer's log names a rebalance whose rule broke a guarantee of the
+	 * wrapped strategy.
+	 */
+	static final String BROKEN_GUARANTEE = "the zone-aware rule's assignment would break a guarantee of";
+
+	/**
+	 * How the leading consumer's log names a rebalance whose rule failed.
+	 */
+	static final String RULE_FAILED = "the zone-aware rule failed";
+
 	private static final Logger logger = LoggerFactory.getLogger(ZoneAwareAssignor.class);
 
 	/**
@@ -188,8 +200,13 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 		return this.inner.version();
 	}
 
+	/**
+	 * What this member sends when it joins; a leadership of the last rebalance it led that
+	 * no assignment confirmed (its SyncGroup failed) is void from here on.
+	 */
 	@Override
 	public ByteBuffer subscriptionUserData(Set<String> topics) {
+		this.pending = null;
 		return new MemberData(this.zone, this.policy, this.generation, this.inner.subscriptionUserData(topics))
 			.encode();
 	}
@@ -198,82 +215,149 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 	public GroupAssignment assign(Cluster metadata, GroupSubscription groupSubscription) {
 		Map<String, Subscription> subscriptions = groupSubscription.groupSubscription();
 		Map<String, Subscription> asSent = new HashMap<>();
-		List<Member> members = new ArrayList<>();
-		Set<String> topics = new TreeSet<>();
-		Map<String, List<TopicPartition>> ownedNow = new HashMap<>();
-		subscriptions.forEach((memberId, subscription) -> {
-			Optional<MemberData> data = MemberData.decode(subscription.userData());
-			asSent.put(memberId, withUserData(subscription, wrappedUserData(subscription.userData())));
-			String memberZone = data.map(MemberData::zone)
-				.orElseGet(() -> ClientRack.zoneOf(subscription.rackId().orElse(null)));
-			Policy memberPolicy = data.map(MemberData::policy)
-				.orElseGet(() -> ClientRack.names(subscription.rackId().orElse(null)) ? Policy.LOCALITY
-						: Policy.FRESHNESS);
-			members.add(new Member(memberId, subscription.groupInstanceId().orElse(null), memberZone, memberPolicy,
-					Set.copyOf(subscription.topics()), Set.copyOf(subscription.ownedPartitions())));
-			topics.addAll(subscription.topics());
-			ownedNow.put(memberId, subscription.ownedPartitions());
-		});
+		subscriptions.forEach((memberId, subscription) -> asSent.put(memberId,
+				withUserData(subscription, wrappedUserData(subscription.userData()))));
 		GroupAssignment wrapped = this.inner.assign(metadata, new GroupSubscription(asSent));
-		Map<String, List<TopicPartition>> reference = new HashMap<>();
-		wrapped.groupAssignment().forEach((memberId, assignment) -> reference.put(memberId, assignment.partitions()));
-		List<Partition> partitions = List.of();
-		Map<String, List<TopicPartition>> target;
-		String fallback = null;
+		Map<String, List<TopicPartition>> theirs = new HashMap<>();
+		wrapped.groupAssignment().forEach((memberId, assignment) -> theirs.put(memberId, assignment.partitions()));
+		Map<String, List<TopicPartition>> handed;
 		try {
-			partitions = partitions(metadata, topics);
-			target = ZoneAwareAssignment.assign(members, partitions, this.balance, reference,
-					this.budget.startingNow(), !this.realign);
-			this.realign = false;
+			handed = zoneAware(metadata, subscriptions, theirs);
 		}
 		catch (RuntimeException | StackOverflowError | OutOfMemoryError ex) {
-			target = reference;
-			fallback = fallBack(ex);
+			String reason = fallBack("error:" + ex.getClass().getName(), RULE_FAILED + " (" + ex + ")", ex);
+			this.pending = new Leadership(this.groupId, this.clientId, -1, this.metadataMaxAge, this.balance, List.of(),
+					reason, this.fallbacks.incrementAndGet());
+			return wrapped;
 		}
-		Map<String, List<TopicPartition>> handed = ZoneAwareAssignment.handOver(target, ownedNow);
 		Map<String, Assignment> assignments = new HashMap<>();
 		handed.forEach((memberId, given) -> {
 			Assignment ofWrapped = wrapped.groupAssignment().get(memberId);
 			assignments.put(memberId, new Assignment(given, (ofWrapped != null) ? ofWrapped.userData() : null));
 		});
-		List<Member> given = members.stream()
-			.map((member) -> new Member(member.id(), member.instance(), member.zone(), member.policy(),
-					member.topics(), Set.copyOf(handed.getOrDefault(member.id(), List.of()))))
-			.toList();
-		this.pending = new Leadership(this.groupId, this.clientId, -1, this.metadataMaxAge, this.balance, given,
-				fallback, (fallback != null) ? this.fallbacks.incrementAndGet() : this.fallbacks.get());
-		if (logger.isInfoEnabled()) {
-			Locality locality = ZoneAwareAssignment.locality(target, members, partitions);
-			Locality theirs = ZoneAwareAssignment.locality(reference, members, partitions);
-			int withheld = target.values().stream().mapToInt(List::size).sum()
-					- handed.values().stream().mapToInt(List::size).sum();
-			logger.info("Zone-aware assignment of group '" + this.groupId + "' over " + this.inner.name() + ": "
-					+ members.size() + " members by zone " + zonesOf(members) + ", " + locality.partitions()
-					+ " partitions: " + locality.leaderZone() + " to a member in their leader's zone ("
-					+ this.inner.name() + " alone: " + theirs.leaderZone() + "), " + locality.zoneLocal()
-					+ " read in-zone, " + withheld + " withheld until their owner revokes them"
-					+ ((fallback != null) ? "; " + this.inner.name() + "'s own assignment: " + fallback : ""));
-		}
 		return new GroupAssignment(assignments);
 	}
 
 	/**
-	 * The wrapped strategy's assignment stands for this rebalance; why, logged at WARN once
-	 * per group and kind of reason.
+	 * The zone-aware assignment, from the wrapped strategy's: members and owned partitions
+	 * read as Kafka's own assignors read them, the rule within its budget, the hand-over
+	 * and the gate; where the rule is over budget or the gate finds a broken guarantee, the
+	 * wrapped strategy's own assignment (made one every member can take) stands.
 	 */
-	private String fallBack(Throwable ex) {
-		String reason = (ex instanceof ZoneAwareAssignment.OverBudgetException) ? "the zone-aware rule would exceed "
-				+ "its budget (" + ex.getMessage() + "; " + MAX_EDGES_CONFIG + ", " + MAX_TIME_CONFIG + ")"
-				: "the zone-aware rule failed (" + ex + ")";
-		if (this.fallbacksLogged.add(ex.getClass().getName())) {
-			if (ex instanceof ZoneAwareAssignment.OverBudgetException) {
-				logger.warn("Consumer group '" + this.groupId + "' keeps " + this.inner.name()
-						+ "'s own assignment for this rebalance: " + reason + ". Logged once per group and reason.");
+	private Map<String, List<TopicPartition>> zoneAware(Cluster metadata, Map<String, Subscription> subscriptions,
+			Map<String, List<TopicPartition>> theirs) {
+		Set<String> topics = new TreeSet<>();
+		subscriptions.values().forEach((subscription) -> topics.addAll(subscription.topics()));
+		List<Partition> partitions = partitions(metadata, topics);
+		PartitionTable<Boolean> exists = new PartitionTable<>();
+		partitions.forEach((partition) -> exists.put(partition.partition(), Boolean.TRUE));
+		List<Member> members = new ArrayList<>();
+		Map<String, Set<TopicPartition>> owned = new HashMap<>();
+		subscriptions.forEach((memberId, subscription) -> {
+			Member member = member(memberId, subscription, exists);
+			members.add(member);
+			owned.put(memberId, member.owned());
+		});
+		WrappedAssignment reference = WrappedAssignment.of(theirs, members, partitions);
+		if (!reference.repairs().isEmpty() && this.fallbacksLogged.add("repaired")) {
+			logger.warn("Consumer group '" + this.groupId + "': " + this.inner.name()
+					+ "'s assignment could not be handed out as it was (" + reference.describe()
+					+ "); those partitions go to the members subscribed to their topics with the fewest partitions. "
+					+ "Logged once per group.");
+		}
+		Map<String, List<TopicPartition>> target = reference.assignment();
+		Map<String, List<TopicPartition>> handed = null;
+		String fallback = null;
+		try {
+			Map<String, List<TopicPartition>> ruled = ZoneAwareAssignment.assign(members, partitions, this.balance,
+					reference.assignment(), this.budget.startingNow(), !this.realign);
+			Map<String, List<TopicPartition>> handedOver = ZoneAwareAssignment.handOver(ruled, owned);
+			AssignmentGate.Violation violation = AssignmentGate.check(members, partitions, this.balance,
+					reference.assignment(), ruled, handedOver);
+			if (violation != null) {
+				throw new GateException(violation);
+			}
+			target = ruled;
+			handed = handedOver;
+			this.realign = false;
+		}
+		catch (ZoneAwareAssignment.OverBudgetException ex) {
+			fallback = fallBack("budget", "the zone-aware rule would exceed its budget (" + ex.getMessage() + "; "
+					+ MAX_EDGES_CONFIG + ", " + MAX_TIME_CONFIG + ")", null);
+		}
+		catch (GateException ex) {
+			fallback = fallBack("gate:" + ex.violation.kind(),
+					BROKEN_GUARANTEE + " " + this.inner.name() + " ("
+							+ ex.violation + ")", ex);
+		}
+		if (handed == null) {
+			handed = ZoneAwareAssignment.handOver(target, owned);
+		}
+		Map<String, List<TopicPartition>> given = handed;
+		List<Member> led = members.stream()
+			.map((member) -> new Member(member.id(), member.instance(), member.zone(), member.policy(),
+					member.topics(), Set.copyOf(given.getOrDefault(member.id(), List.of()))))
+			.toList();
+		this.pending = new Leadership(this.groupId, this.clientId, -1, this.metadataMaxAge, this.balance, led,
+				fallback, (fallback != null) ? this.fallbacks.incrementAndGet() : this.fallbacks.get());
+		if (logger.isInfoEnabled()) {
+			logger.info(summary(members, partitions, target, reference.assignment(), handed, fallback));
+		}
+		return handed;
+	}
+
+	/**
+	 * A member as it sent its subscription: its zone and policy from the zone-aware user
+	 * data, else from its rack id, a zone that is not a well-formed rack read as none;
+	 * the partitions it owns among those of the metadata (a claim to any other, of a
+	 * deleted or shrunk topic or numbered past it, changes nothing, as in Kafka's
+	 * assignors).
+	 */
+	private static Member member(String memberId, Subscription subscription, PartitionTable<Boolean> exists) {
+		Optional<MemberData> data = MemberData.decode(subscription.userData());
+		String rack = ClientRack.zoneOf(subscription.rackId().orElse(null));
+		String rackZone = ClientRack.isWellFormed(rack) ? rack : null;
+		String zone = data.isPresent() ? data.get().zone() : rackZone;
+		Policy policy = data.map(MemberData::policy).orElse((rackZone != null) ? Policy.LOCALITY : Policy.FRESHNESS);
+		Set<TopicPartition> owned = new HashSet<>();
+		for (TopicPartition tp : subscription.ownedPartitions()) {
+			if (tp != null && exists.get(tp) != null) {
+				owned.add(tp);
+			}
+		}
+		return new Member(memberId, subscription.groupInstanceId().orElse(null), zone, policy,
+				Set.copyOf(subscription.topics()), owned);
+	}
+
+	private String summary(List<Member> members, List<Partition> partitions, Map<String, List<TopicPartition>> target,
+			Map<String, List<TopicPartition>> reference, Map<String, List<TopicPartition>> handed,
+			@Nullable String fallback) {
+		Locality locality = ZoneAwareAssignment.locality(target, members, partitions);
+		Locality theirs = ZoneAwareAssignment.locality(reference, members, partitions);
+		int withheld = target.values().stream().mapToInt(List::size).sum()
+				- handed.values().stream().mapToInt(List::size).sum();
+		return "Zone-aware assignment of group '" + this.groupId + "' over " + this.inner.name() + ": "
+				+ members.size() + " members by zone " + zonesOf(members) + ", " + locality.partitions()
+				+ " partitions: " + locality.leaderZone() + " to a member in their leader's zone ("
+				+ this.inner.name() + " alone: " + theirs.leaderZone() + "), " + locality.zoneLocal()
+				+ " read in-zone, " + withheld + " withheld until their owner revokes them"
+				+ ((fallback != null) ? "; " + this.inner.name() + "'s own assignment: " + fallback : "");
+	}
+
+	/**
+	 * Why the wrapped strategy's own assignment stands for this rebalance, logged at WARN
+	 * once per group and kind of reason, with the stack trace where the reason is a
+	 * defect to report.
+	 */
+	private String fallBack(String kind, String reason, @Nullable Throwable defect) {
+		if (this.fallbacksLogged.add(kind)) {
+			String message = "Consumer group '" + this.groupId + "' keeps " + this.inner.name()
+					+ "'s own assignment for this rebalance: " + reason + ". Logged once per group and reason";
+			if (defect != null) {
+				logger.warn(message + "; please report it with this stack trace.", defect);
 			}
 			else {
-				logger.warn("Consumer group '" + this.groupId + "' keeps " + this.inner.name()
-						+ "'s own assignment for this rebalance: " + reason
-						+ ". Logged once per group and reason; please report it with this stack trace.", ex);
+				logger.warn(message + ".");
 			}
 		}
 		return reason;
@@ -482,6 +566,22 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 
 	private static @Nullable String text(@Nullable Object value) {
 		return (value != null && !value.toString().isBlank()) ? value.toString() : null;
+	}
+
+	/**
+	 * The gate found a broken guarantee: the wrapped strategy's own assignment stands.
+	 */
+	private static final class GateException extends RuntimeException {
+
+		private static final long serialVersionUID = 1L;
+
+		private final transient AssignmentGate.Violation violation;
+
+		GateException(AssignmentGate.Violation violation) {
+			super(violation.toString(), null, false, false);
+			this.violation = violation;
+		}
+
 	}
 
 	/**

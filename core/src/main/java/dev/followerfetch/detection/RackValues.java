@@ -15,6 +15,8 @@
  */
 package dev.followerfetch.detection;
 
+import dev.followerfetch.ClientRack;
+
 /**
  * Rules for a valid rack value, and safe rendering of values that break them.
  *
@@ -22,9 +24,9 @@ package dev.followerfetch.detection;
  */
 final class RackValues {
 
-	static final int MAX_LENGTH = 128;
+	static final int MAX_LENGTH = ClientRack.MAX_LENGTH;
 
-	static final String RULE = "1 to " + MAX_LENGTH + " characters: letters, digits and - _ . : / +";
+	static final String RULE = ClientRack.RULE;
 
 	static final String RULE_NOTE = " (a rack is " + RULE + ")";
 
@@ -52,17 +54,12 @@ final class RackValues {
 		}
 		for (int i = 0; i < value.length(); i++) {
 			char c = value.charAt(i);
-			if (!isAllowed(c)) {
+			if (!ClientRack.isAllowed(c)) {
 				throw new IllegalArgumentException(
 						"value " + quote(value) + " has a disallowed character at position " + (i + 1) + RULE_NOTE);
 			}
 		}
 		return value;
-	}
-
-	private static boolean isAllowed(char c) {
-		return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_'
-				|| c == '.' || c == ':' || c == '/' || c == '+';
 	}
 
 	/**
