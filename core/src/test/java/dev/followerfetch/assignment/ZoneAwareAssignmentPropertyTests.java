@@ -83,6 +83,15 @@ class ZoneAwareAssignmentPropertyTests {
 		assertThat(group.keepsGuarantees(assignment)).as("%s gives %s", group, assignment).isTrue();
 	}
 
+	@Property(tries = 400, edgeCases = EdgeCasesMode.NONE)
+	void theGateLetsEveryAssignmentOfTheRuleThrough(@ForAll("groups") Group group) {
+		Map<String, List<TopicPartition>> assignment = group.assign();
+		assertThat(AssignmentGate.check(group.members(), group.partitions(), group.balance(), group.reference(),
+				assignment, ZoneAwareAssignment.handOver(assignment, Map.of())))
+			.as("%s gives %s", group, assignment)
+			.isNull();
+	}
+
 	@Property(tries = 300, edgeCases = EdgeCasesMode.NONE)
 	void smallGroupsGetTheBestAssignmentThatKeepsTheGuaranteesInLeaderZoneThenZoneThenTheReference(
 			@ForAll("smallGroups") Group group) {

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -30,8 +31,10 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import dev.followerfetch.Policy;
 import dev.followerfetch.assignment.ZoneAwareAssignment.Balance;
+import dev.followerfetch.assignment.ZoneAwareAssignment.Member;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
+import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor;
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.Assignment;
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.GroupSubscription;
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.RebalanceProtocol;
@@ -39,6 +42,7 @@ import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.Subscription;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.RangeAssignor;
 import org.apache.kafka.clients.consumer.RoundRobinAssignor;
+import org.apache.kafka.clients.consumer.StickyAssignor;
 import org.apache.kafka.common.Cluster;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.PartitionInfo;
@@ -47,6 +51,7 @@ import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * The assignor as Kafka's consumer drives it: configured from the consumer's settings,
@@ -284,6 +289,122 @@ class ZoneAwareAssignorTests {
 		assertThat(leader.leadership().metadataMaxAge()).isEqualTo(Duration.ofSeconds(30));
 	}
 
+	@Test
+	void aMemberSubscribedToNothingGetsNothingAndEveryPartitionKafkasStickyAssignorsPlaceGoesToASubscriber() {
+		Cluster twoTopics = twoTopics(5, 2);
+		for (Class<?> strategy : List.of(CooperativeStickyAssignor.class, StickyAssignor.class)) {
+			// Kafka's sticky assignors judge every subscription equal when the empty one is read first
+			Map<String, Subscription> subscriptions = new LinkedHashMap<>();
+			subscriptions.put("m0", new Subscription(List.of(), data("az-a", Policy.LOCALITY).encode(), List.of(), -1,
+					Optional.of("az-a")));
+			subscriptions.put("m1", new Subscription(List.of("t1", "t2"), data("az-b", Policy.LOCALITY).encode(),
+					List.of(), -1, Optional.of("az-b")));
+			subscriptions.put("m2", new Subscription(List.of("t1", "t2"), data("az-c", Policy.LOCALITY).encode(),
+					List.of(), -1, Optional.of("az-c")));
+			Map<String, Assignment> kafka = kafka(strategy, twoTopics, subscriptions);
+			assertThat(kafka.get("m0").partitions()).as("Kafka's %s", strategy.getSimpleName()).isNotEmpty();
+			Map<String, Assignment> assignments = configured(strategies(ZONE_AWARE, strategy.getName()))
+				.assign(twoTopics, new GroupSubscription(subscriptions))
+				.groupAssignment();
+			assertThat(assignments.get("m0").partitions()).isEmpty();
+			assertThat(assignments.values().stream().flatMap((assignment) -> assignment.partitions().stream()))
+				.doesNotHaveDuplicates()
+				.containsExactlyInAnyOrderElementsOf(
+						kafka.values().stream().flatMap((assignment) -> assignment.partitions().stream()).toList());
+		}
+	}
+
+	@Test
+	void ownedPartitionsNumberedPastTheirTopicOrOfNoSubscribedTopicChangeNothing() {
+		ZoneAwareAssignor assignor = configured(strategies(ZONE_AWARE, CooperativeStickyAssignor.class.getName()));
+		Map<String, Subscription> honest = new HashMap<>();
+		honest.put("member-a", subscription(data("az-a", Policy.LOCALITY), List.of(tp(0), tp(1))));
+		honest.put("member-b", subscription(data("az-b", Policy.LOCALITY), List.of(tp(2), tp(3))));
+		honest.put("member-c", subscription(data("az-c", Policy.LOCALITY), List.of(tp(4), tp(5))));
+		Map<String, Assignment> expected = assignor.assign(CLUSTER, new GroupSubscription(honest)).groupAssignment();
+		Map<String, Subscription> claiming = new HashMap<>(honest);
+		claiming.put("member-b", subscription(data("az-b", Policy.LOCALITY), List.of(tp(2), tp(3), tp(Integer.MAX_VALUE),
+				tp(Integer.MAX_VALUE - 2), tp(100_000_000), tp(6), new TopicPartition("deleted", 0))));
+		Map<String, Assignment> kafka = kafka(CooperativeStickyAssignor.class, CLUSTER, claiming);
+		Map<String, Assignment> assignments = assignor.assign(CLUSTER, new GroupSubscription(claiming))
+			.groupAssignment();
+		assertThat(kafka.values().stream().mapToInt((assignment) -> assignment.partitions().size()).sum()).isEqualTo(6);
+		assertThat(assignments).hasSameSizeAs(expected);
+		expected.forEach((member, assignment) -> assertThat(assignments.get(member).partitions())
+			.containsExactlyInAnyOrderElementsOf(assignment.partitions()));
+	}
+
+	@Test
+	void aZoneThatIsNoWellFormedRackIsReadAsNone() {
+		ZoneAwareAssignor leader = configured(Map.of(ConsumerConfig.CLIENT_ID_CONFIG, "zones-client"));
+		Map<String, Subscription> subscriptions = new HashMap<>();
+		subscriptions.put("member-a", subscription(data("az-a\n\u0000" + "x".repeat(30_000), Policy.LOCALITY), List.of()));
+		subscriptions.put("member-b", new Subscription(List.of("events"), null, List.of(), -1, Optional.of("az b")));
+		subscriptions.put("member-c", subscription(data("az-c", Policy.LOCALITY), List.of()));
+		Map<String, Assignment> assignments = leader.assign(CLUSTER, new GroupSubscription(subscriptions))
+			.groupAssignment();
+		leader.onAssignment(assignments.get("member-c"), metadata(2, "member-c"));
+		assertThat(leader.leadership().members()).extracting(Member::id, Member::zone)
+			.containsExactlyInAnyOrder(tuple("member-a", null), tuple("member-b", null), tuple("member-c", "az-c"));
+	}
+
+	@Test
+	void aLeadershipThatNoAssignmentConfirmedIsVoidOnceTheMemberJoinsAgain() {
+		ZoneAwareAssignor leader = configured(Map.of(ConsumerConfig.CLIENT_ID_CONFIG, "failed-sync-client"));
+		Map<String, Subscription> subscriptions = Map.of("member-a", subscription(data("az-a", Policy.LOCALITY), List.of()),
+				"member-b", subscription(data("az-b", Policy.LOCALITY), List.of()));
+		Map<String, Assignment> assignments = leader.assign(CLUSTER, new GroupSubscription(subscriptions))
+			.groupAssignment();
+		// its SyncGroup failed: it joins again, and another member leads the next generation
+		leader.subscriptionUserData(Set.of("events"));
+		leader.onAssignment(assignments.get("member-a"), metadata(8, "member-a"));
+		assertThat(leader.leadership()).isNull();
+		assertThat(ZoneAwareAssignor.leaderships()).doesNotContainKey("failed-sync-client");
+	}
+
+	@Test
+	@GateNeverTrips.TripsTheGate
+	void aRuleThatFailsLeavesTheWrappedStrategysOwnAssignmentAndSaysWhyInItsLeadership() {
+		ZoneAwareAssignor leader = configured(Map.of(ConsumerConfig.CLIENT_ID_CONFIG, "failing-client"));
+		// a partition numbered below 0, which no broker sends: the rule's tables refuse it
+		Cluster corrupt = new Cluster("id", BROKERS,
+				List.of(new PartitionInfo("events", -1, BROKERS.get(0), preferring(0), preferring(0)),
+						new PartitionInfo("events", 0, BROKERS.get(1), preferring(1), preferring(1))),
+				Set.of(), Set.of());
+		Map<String, Subscription> subscriptions = Map.of("member-a", subscription(data("az-a", Policy.LOCALITY), List.of()),
+				"member-b", subscription(data("az-b", Policy.LOCALITY), List.of()));
+		Map<String, Assignment> kafka = kafka(RangeAssignor.class, corrupt, subscriptions);
+		Map<String, Assignment> assignments = leader.assign(corrupt, new GroupSubscription(subscriptions))
+			.groupAssignment();
+		kafka.forEach((member, assignment) -> assertThat(assignments.get(member).partitions())
+			.containsExactlyElementsOf(assignment.partitions()));
+		leader.onAssignment(assignments.get("member-a"), metadata(3, "member-a"));
+		assertThat(leader.leadership().fallback()).startsWith(ZoneAwareAssignor.RULE_FAILED);
+		assertThat(leader.leadership().fallbacks()).isEqualTo(1);
+	}
+
+	private static Map<String, Assignment> kafka(Class<?> strategy, Cluster cluster,
+			Map<String, Subscription> subscriptions) {
+		ConsumerPartitionAssignor kafka = ConsumerPartitionAssignor
+			.getAssignorInstances(List.of(strategy.getName()), Map.of())
+			.get(0);
+		Map<String, Subscription> asSent = new LinkedHashMap<>();
+		subscriptions.forEach((member, subscription) -> asSent.put(member,
+				new Subscription(subscription.topics(), ZoneAwareAssignor.wrappedUserData(subscription.userData()),
+						subscription.ownedPartitions(), subscription.generationId().orElse(-1), subscription.rackId())));
+		return kafka.assign(cluster, new GroupSubscription(asSent)).groupAssignment();
+	}
+
+	private static Cluster twoTopics(int first, int second) {
+		List<PartitionInfo> infos = new ArrayList<>();
+		for (int p = 0; p < first + second; p++) {
+			Node[] replicas = preferring(p % 3);
+			infos.add(new PartitionInfo((p < first) ? "t1" : "t2", (p < first) ? p : p - first, replicas[0], replicas,
+					replicas));
+		}
+		return new Cluster("id", BROKERS, infos, Set.of(), Set.of());
+	}
+
 	private static Balance balance(ZoneAwareAssignor assignor) {
 		Map<String, Subscription> subscriptions = new HashMap<>();
 		Cluster twoTopics = new Cluster("id", BROKERS,
@@ -319,9 +440,13 @@ class ZoneAwareAssignorTests {
 		((Logger) LoggerFactory.getLogger(ZoneAwareAssignor.class)).detachAppender(appender);
 	}
 
-	@SuppressWarnings("removal") // the consumer builds the metadata; Kafka 4.4 deprecates its constructors for others
 	private static ConsumerGroupMetadata metadata(int generation) {
-		return new ConsumerGroupMetadata("orders", generation, "member-a", Optional.empty());
+		return metadata(generation, "member-a");
+	}
+
+	@SuppressWarnings("removal") // the consumer builds the metadata; Kafka 4.4 deprecates its constructors for others
+	private static ConsumerGroupMetadata metadata(int generation, String memberId) {
+		return new ConsumerGroupMetadata("orders", generation, memberId, Optional.empty());
 	}
 
 	private static Map<String, Object> strategies(String... names) {
