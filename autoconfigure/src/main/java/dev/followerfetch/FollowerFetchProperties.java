@@ -674,7 +674,10 @@ public class FollowerFetchProperties {
 		private Duration realignGrace = Duration.ofMinutes(2);
 
 		/**
-		 * Least time between two rebalances of one group that realign its assignment.
+		 * Least time between two rebalances of one group that realign its assignment,
+		 * lengthened by a random jitter of up to a quarter of it, and doubled for that
+		 * group (up to 16 times) by each further realignment that does not raise its
+		 * partitions read from an in-zone leader.
 		 */
 		private Duration realignInterval = Duration.ofMinutes(10);
 

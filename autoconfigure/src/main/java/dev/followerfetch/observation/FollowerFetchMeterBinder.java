@@ -44,7 +44,10 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * {@code KafkaMetrics} removes the meters of metrics that went away; other and share
  * consumers are named by client id, so at most {@value #MAX_OTHER_CONSUMERS} of them have
  * meters at a time. Bytes each
- * producer factory sent to either side, at most {@value #MAX_PRODUCERS} factories.
+ * producer factory sent to either side, at most {@value #MAX_PRODUCERS} factories. The
+ * rebalances this application's consumers led whose assignment kept the zone-aware
+ * assignor's wrapped strategy's own, per consumer group, from the group's first
+ * appearance, at most {@value #MAX_GROUPS} groups.
  *
  * @author follower-fetch authors
  */
@@ -53,6 +56,8 @@ final class FollowerFetchMeterBinder implements MeterBinder {
 	static final int MAX_OTHER_CONSUMERS = 100;
 
 	static final int MAX_PRODUCERS = 100;
+
+	static final int MAX_GROUPS = 100;
 
 	private final ReadLocalityMonitor monitor;
 
@@ -65,6 +70,8 @@ final class FollowerFetchMeterBinder implements MeterBinder {
 	private final Set<String> bound = ConcurrentHashMap.newKeySet();
 
 	private final Set<String> boundProducers = ConcurrentHashMap.newKeySet();
+
+	private final Set<String> boundGroups = ConcurrentHashMap.newKeySet();
 
 	FollowerFetchMeterBinder(ReadLocalityMonitor monitor, DetectedRack detectedRack) {
 		this.monitor = monitor;
@@ -92,6 +99,7 @@ final class FollowerFetchMeterBinder implements MeterBinder {
 	synchronized void bindListeners(FollowerFetchSnapshot snapshot) {
 		removeGone();
 		bindProducers(snapshot);
+		bindFallbacks();
 		for (ConsumerReads reads : snapshot.all()) {
 			Owner owner = new Owner(reads.kind(), reads.name());
 			if (owner.namedByClientId() && !this.consumerMeters.containsKey(owner)
@@ -167,6 +175,29 @@ final class FollowerFetchMeterBinder implements MeterBinder {
 						.tags("producer", name, "zone", local ? "local" : "remote")
 						.register(registry);
 				}
+			}
+		}
+	}
+
+	private void bindFallbacks() {
+		for (String group : this.monitor.assignmentFallbackGroups()) {
+			if (!this.boundGroups.contains(group)) {
+				if (this.boundGroups.size() >= MAX_GROUPS) {
+					continue;
+				}
+				this.boundGroups.add(group);
+			}
+			for (MeterRegistry registry : this.registries) {
+				if (!this.bound.add("assignment-group:" + group + "@" + System.identityHashCode(registry))) {
+					continue;
+				}
+				FunctionCounter
+					.builder("follower.fetch.assignment.fallbacks", this.monitor,
+							(monitor) -> monitor.assignmentFallbacks(group))
+					.description("Rebalances led by this application whose assignment kept the wrapped "
+							+ "strategy's own, by group")
+					.tags("group", group)
+					.register(registry);
 			}
 		}
 	}

@@ -27,6 +27,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
@@ -42,6 +43,7 @@ import dev.followerfetch.ClientRack;
 import dev.followerfetch.InvalidSettingException;
 import dev.followerfetch.Policy;
 import dev.followerfetch.assignment.ZoneAwareAssignor;
+import dev.followerfetch.assignment.ZoneAwareAssignor.Leadership;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.observation.ReadLocalityJudge.Subject;
 import dev.followerfetch.observation.SnapshotBuilder.ClusterReading;
@@ -101,6 +103,16 @@ public final class ReadLocalityMonitor {
 	ReadLocalityMonitor(Supplier<DetectedRack> detectedRack, Supplier<List<ObservedConsumers>> sources,
 			@Nullable OtherConsumers others, Supplier<List<ObservedProducer>> producers, ClusterInspectors inspectors,
 			MonitorSettings settings, Clock clock) {
+		this(detectedRack, sources, others, producers, inspectors, settings, clock, ZoneAwareAssignor::leaderships);
+	}
+
+	/**
+	 * A monitor whose realigner reads these leaderships rather than the zone-aware
+	 * assignors' of this JVM.
+	 */
+	ReadLocalityMonitor(Supplier<DetectedRack> detectedRack, Supplier<List<ObservedConsumers>> sources,
+			@Nullable OtherConsumers others, Supplier<List<ObservedProducer>> producers, ClusterInspectors inspectors,
+			MonitorSettings settings, Clock clock, Supplier<Map<String, Leadership>> leaderships) {
 		this.detectedRack = detectedRack;
 		this.producers = producers;
 		this.sources = sources;
@@ -110,7 +122,7 @@ public final class ReadLocalityMonitor {
 		this.clock = clock;
 		this.builder = new SnapshotBuilder(settings.maxListedPartitions(), settings.fallbackGrace(),
 				settings.defaultPolicy(), clock);
-		this.realigner = new AssignmentRealigner(ZoneAwareAssignor::leaderships, settings.realign(), clock);
+		this.realigner = new AssignmentRealigner(leaderships, settings.realign(), clock, new SplittableRandom());
 		this.snapshot = this.builder.notRefreshed();
 	}
 
@@ -156,6 +168,28 @@ public final class ReadLocalityMonitor {
 	 */
 	public double producedBytes(String producer, boolean local) {
 		return this.builder.sentBytes(producer, local);
+	}
+
+	/**
+	 * How many rebalances this application's consumers led in one consumer group kept the
+	 * zone-aware assignor's wrapped strategy's own assignment (the rule over its budget,
+	 * failed, or its output stopped by the assignor's checks) since start-up, as counted
+	 * at the refreshes. Never decreases.
+	 * @param group the group id
+	 * @return the count
+	 */
+	public long assignmentFallbacks(String group) {
+		return this.realigner.fallbacks(group);
+	}
+
+	/**
+	 * The consumer groups whose zone-aware rebalances led by this application's consumers
+	 * {@link #assignmentFallbacks(String)} counts: every group one of them was seen to
+	 * lead, with fallbacks or none.
+	 * @return the group ids
+	 */
+	public Set<String> assignmentFallbackGroups() {
+		return this.realigner.fallbackGroups();
 	}
 
 	/**
@@ -224,6 +258,9 @@ public final class ReadLocalityMonitor {
 		this.inspectors.idleExcept(byCluster.keySet());
 		boolean anyRead = clusters.stream().anyMatch((cluster) -> cluster.view() != null);
 		Map<String, Map<String, Object>> groups = anyRead ? this.realigner.check(all, viewOf::get) : Map.of();
+		if (!anyRead) {
+			this.realigner.countFallbacks();
+		}
 		return this.builder.build(new Reading(rack, detected.source().orElse(null), clusters, producers, problems,
 				groups, readAt));
 	}

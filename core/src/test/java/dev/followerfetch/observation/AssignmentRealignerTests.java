@@ -21,15 +21,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.random.RandomGenerator;
 
 import dev.followerfetch.Policy;
 import dev.followerfetch.assignment.ZoneAwareAssignment.Balance;
+import dev.followerfetch.assignment.ZoneAwareAssignment.Locality;
 import dev.followerfetch.assignment.ZoneAwareAssignment.Member;
 import dev.followerfetch.assignment.ZoneAwareAssignor.Leadership;
 import dev.followerfetch.observation.ClusterView.Placement;
 import dev.followerfetch.observation.ReadLocalityJudge.Subject;
 import dev.followerfetch.policy.ConsumerKind;
 import org.apache.kafka.common.TopicPartition;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -214,9 +217,224 @@ class AssignmentRealignerTests {
 		assertThat(this.rebalances).hasValue(0);
 	}
 
+	@Test
+	void aGroupWhoseLastRebalanceFellBackIsNeverRebalancedAndItsFactsSayWhy() {
+		String reason = "the zone-aware rule would exceed its budget (a group of its partitions needs 5 flow edges, "
+				+ "more than 1)";
+		this.leaderships.put("client-a", leadership("orders", "client-a", 7, Set.of(T0), Set.of(T1), reason, 1));
+		Subject leader = subject("client-a");
+		Map<String, Map<String, Object>> facts = this.realigner.check(List.of(leader), (subject) -> view(1, 0));
+		assertThat(facts.get("orders")).containsEntry("leaderZonePartitions", 0)
+			.containsEntry("zoneAwareFallback", reason)
+			.doesNotContainKeys("leaderZonePartitionsAllowed", "nextRealignment");
+		for (int refresh = 0; refresh < 24 * 60; refresh++) {
+			checkAfter(Duration.ofMinutes(1), leader, view(1, 0));
+		}
+		assertThat(this.rebalances).as("a day below, every rebalance falling back").hasValue(0);
+		// a rebalance that assigned by the rule again: the grace starts then
+		this.leaderships.put("client-a", leadership("orders", "client-a", 8, Set.of(T0), Set.of(T1), null, 1));
+		checkAfter(Duration.ofMinutes(1), leader, view(1, 0));
+		checkAfter(Duration.ofMillis(119_999), leader, view(1, 0));
+		assertThat(this.rebalances).hasValue(0);
+		checkAfter(Duration.ofMillis(1), leader, view(1, 0));
+		assertThat(this.rebalances).hasValue(1);
+	}
+
+	@Test
+	void realignmentsThatDoNotRaiseTheCountBackOffTheIntervalThenTwiceThenFourTimes() {
+		this.leaderships.put("client-a", leadership(7, Set.of(T0), Set.of(T1)));
+		Subject leader = subject("client-a");
+		this.realigner.check(List.of(leader), (subject) -> view(1, 0));
+		checkAfter(Duration.ofMinutes(2), leader, view(1, 0));
+		assertThat(this.rebalances).as("the realignment").hasValue(1);
+		this.leaderships.put("client-a", leadership(8, Set.of(T0), Set.of(T1)));
+		checkAfter(Duration.ofMinutes(1), leader, view(1, 0));
+		checkAfter(Duration.ofMinutes(2), leader, view(1, 0));
+		assertThat(this.rebalances).as("its follow-up").hasValue(2);
+		// each rebalance that comes assigns as before: the count never rises
+		this.leaderships.put("client-a", leadership(9, Set.of(T0), Set.of(T1)));
+		checkAfter(Duration.ofMinutes(1), leader, view(1, 0));
+		checkAfter(Duration.ofMillis(539_999), leader, view(1, 0));
+		assertThat(this.rebalances).as("within the interval").hasValue(2);
+		checkAfter(Duration.ofMillis(1), leader, view(1, 0));
+		assertThat(this.rebalances).as("after the interval").hasValue(3);
+		this.leaderships.put("client-a", leadership(10, Set.of(T0), Set.of(T1)));
+		Map<String, Map<String, Object>> facts = checkAfter(Duration.ofMinutes(1), leader, view(1, 0));
+		assertThat(facts.get("orders")).containsEntry("realignBackoff", "PT20M")
+			.containsEntry("nextRealignment", "2026-12-01T00:35:00Z");
+		checkAfter(Duration.ofMillis(1_139_999), leader, view(1, 0));
+		assertThat(this.rebalances).as("within twice the interval").hasValue(3);
+		checkAfter(Duration.ofMillis(1), leader, view(1, 0));
+		assertThat(this.rebalances).as("after twice the interval").hasValue(4);
+		this.leaderships.put("client-a", leadership(11, Set.of(T0), Set.of(T1)));
+		facts = checkAfter(Duration.ofMinutes(1), leader, view(1, 0));
+		assertThat(facts.get("orders")).containsEntry("realignBackoff", "PT40M");
+		checkAfter(Duration.ofMillis(2_339_999), leader, view(1, 0));
+		assertThat(this.rebalances).as("within four times the interval").hasValue(4);
+		checkAfter(Duration.ofMillis(1), leader, view(1, 0));
+		assertThat(this.rebalances).as("after four times the interval").hasValue(5);
+		assertThat(this.realigner.rebalances("orders")).isEqualTo(5);
+	}
+
+	@Test
+	void theBackOffEndsWhenTheGroupIsNoLongerBelow() {
+		this.leaderships.put("client-a", leadership(7, Set.of(T0), Set.of(T1)));
+		Subject leader = subject("client-a");
+		int generation = 7;
+		this.realigner.check(List.of(leader), (subject) -> view(1, 0));
+		for (int minute = 0; minute < 200 && this.rebalances.get() < 5; minute++) {
+			int before = this.rebalances.get();
+			checkAfter(Duration.ofMinutes(1), leader, view(1, 0));
+			if (this.rebalances.get() > before) {
+				this.leaderships.put("client-a", leadership(++generation, Set.of(T0), Set.of(T1)));
+			}
+		}
+		Map<String, Map<String, Object>> facts = checkAfter(Duration.ofMinutes(1), leader, view(1, 0));
+		assertThat(facts.get("orders")).containsEntry("realignBackoff", "PT1H20M");
+		// the leaders move back, then away again
+		facts = checkAfter(Duration.ofMinutes(1), leader, view(0, 1));
+		assertThat(facts.get("orders")).doesNotContainKeys("realignBackoff", "nextRealignment");
+		checkAfter(Duration.ofMinutes(1), leader, view(1, 0));
+		checkAfter(Duration.ofMinutes(6), leader, view(1, 0));
+		assertThat(this.rebalances).as("within the interval of the last").hasValue(5);
+		checkAfter(Duration.ofMinutes(1), leader, view(1, 0));
+		assertThat(this.rebalances).as("the interval, no longer backed off").hasValue(6);
+	}
+
+	@Test
+	void twoGroupsBelowAtOnceAreRebalancedAtTwoRefreshes() {
+		AtomicInteger payments = new AtomicInteger();
+		this.leaderships.put("client-a", leadership(Set.of(T0), Set.of(T1)));
+		this.leaderships.put("client-p", leadership("payments", "client-p", 4, Set.of(T0), Set.of(T1), null, 0));
+		List<Subject> leaders = List.of(subject("client-a"), subject("payments", "client-p", payments));
+		this.realigner.check(leaders, (subject) -> view(1, 0));
+		this.clock.advance(Duration.ofMinutes(2));
+		this.realigner.check(leaders, (subject) -> view(1, 0));
+		assertThat(this.rebalances.get() + payments.get()).as("one group at the first refresh past the grace")
+			.isEqualTo(1);
+		this.clock.advance(Duration.ofSeconds(30));
+		this.realigner.check(leaders, (subject) -> view(1, 0));
+		assertThat(this.rebalances).hasValue(1);
+		assertThat(payments).hasValue(1);
+	}
+
+	@Test
+	void aJitterDelaysEachRealignmentByUpToAQuarterOfTheInterval() {
+		// its nextDouble() is 0.5: an eighth of the interval, 75 s
+		RandomGenerator half = new RandomGenerator() {
+
+			@Override
+			public long nextLong() {
+				return 0;
+			}
+
+			@Override
+			public double nextDouble() {
+				return 0.5;
+			}
+
+		};
+		AssignmentRealigner jittered = new AssignmentRealigner(() -> this.leaderships,
+				new AssignmentRealigner.Settings(true, Duration.ofSeconds(120), Duration.ofMinutes(10)), this.clock,
+				half);
+		this.leaderships.put("client-a", leadership(Set.of(T0), Set.of(T1)));
+		List<Subject> leader = List.of(subject("client-a"));
+		jittered.check(leader, (subject) -> view(1, 0));
+		this.clock.advance(Duration.ofMillis(194_999));
+		jittered.check(leader, (subject) -> view(1, 0));
+		assertThat(this.rebalances).as("within the grace and the jitter").hasValue(0);
+		this.clock.advance(Duration.ofMillis(1));
+		jittered.check(leader, (subject) -> view(1, 0));
+		assertThat(this.rebalances).hasValue(1);
+		for (int refresh = 0; refresh < 10; refresh++) {
+			this.clock.advance(Duration.ofMinutes(1));
+			jittered.check(leader, (subject) -> view(1, 0));
+		}
+		this.clock.advance(Duration.ofMillis(74_999));
+		jittered.check(leader, (subject) -> view(1, 0));
+		assertThat(this.rebalances).as("within the interval and the jitter").hasValue(1);
+		this.clock.advance(Duration.ofMillis(1));
+		jittered.check(leader, (subject) -> view(1, 0));
+		assertThat(this.rebalances).hasValue(2);
+	}
+
+	@Test
+	void aRuleThatFailsSkipsItsGroupWithoutEscapingTheCheck() {
+		AtomicInteger payments = new AtomicInteger();
+		List<Throwable> failures = List.of(new IllegalArgumentException("a bug"), new StackOverflowError(),
+				new OutOfMemoryError("Java heap space"));
+		AtomicInteger calls = new AtomicInteger();
+		AssignmentRealigner failing = new AssignmentRealigner(() -> this.leaderships,
+				new AssignmentRealigner.Settings(true, Duration.ofSeconds(120), Duration.ofMinutes(10)), this.clock,
+				() -> 0L, (leadership, partitions) -> {
+					if (leadership.groupId().equals("orders")) {
+						Throwable failure = failures.get(calls.getAndIncrement() % failures.size());
+						if (failure instanceof Error error) {
+							throw error;
+						}
+						throw (RuntimeException) failure;
+					}
+					return new Locality(2, 2, 2);
+				});
+		this.leaderships.put("client-a", leadership(Set.of(T0), Set.of(T1)));
+		this.leaderships.put("client-p", leadership("payments", "client-p", 4, Set.of(T0), Set.of(T1), null, 0));
+		List<Subject> leaders = List.of(subject("client-a"), subject("payments", "client-p", payments));
+		for (int refresh = 0; refresh < 6; refresh++) {
+			Map<String, Map<String, Object>> facts = failing.check(leaders, (subject) -> view(1, 0));
+			assertThat(facts).containsOnlyKeys("payments");
+			this.clock.advance(Duration.ofMinutes(1));
+		}
+		assertThat(calls).hasValue(6);
+		assertThat(this.rebalances).hasValue(0);
+		assertThat(payments).as("the other group").hasValue(1);
+	}
+
+	@Test
+	void fallbacksAreCountedByGroupFromTheLargestCountSeenOfEachClient() {
+		Subject leader = subject("client-a");
+		this.leaderships.put("client-a", leadership("orders", "client-a", 7, Set.of(T0), Set.of(T1), "budget", 2));
+		this.leaderships.put("client-b", leadership("orders", "client-b", 3, Set.of(T0), Set.of(T1), null, 1));
+		this.leaderships.put("client-p", leadership("payments", "client-p", 4, Set.of(T0), Set.of(T1), null, 0));
+		this.realigner.check(List.of(leader), (subject) -> view(1, 0));
+		assertThat(this.realigner.fallbacks("orders")).isEqualTo(3);
+		assertThat(this.realigner.fallbacks("payments")).isZero();
+		assertThat(this.realigner.fallbackGroups()).containsExactly("orders", "payments");
+		// client-b no longer leads, client-a's consumer restarted and counts from zero again
+		this.leaderships.remove("client-b");
+		this.leaderships.put("client-a", leadership("orders", "client-a", 1, Set.of(T0), Set.of(T1), null, 0));
+		this.realigner.countFallbacks();
+		assertThat(this.realigner.fallbacks("orders")).isEqualTo(3);
+		this.leaderships.put("client-a", leadership("orders", "client-a", 2, Set.of(T0), Set.of(T1), "budget", 4));
+		this.realigner.countFallbacks();
+		assertThat(this.realigner.fallbacks("orders")).isEqualTo(5);
+	}
+
+	@Test
+	void theFallbacksOfClientsPastTheBoundStayInTheirGroupsCount() {
+		this.leaderships.put("client-0", leadership("orders", "client-0", 1, Set.of(T0), Set.of(T1), "budget", 5));
+		this.realigner.countFallbacks();
+		this.leaderships.clear();
+		for (int client = 1; client <= AssignmentRealigner.MAX_COUNTED_CLIENTS; client++) {
+			this.leaderships.put("client-" + client,
+					leadership("orders", "client-" + client, 1, Set.of(T0), Set.of(T1), null, 1));
+		}
+		this.realigner.countFallbacks();
+		assertThat(this.realigner.fallbacks("orders")).isEqualTo(5 + AssignmentRealigner.MAX_COUNTED_CLIENTS);
+		this.realigner.countFallbacks();
+		assertThat(this.realigner.fallbacks("orders")).as("counted once")
+			.isEqualTo(5 + AssignmentRealigner.MAX_COUNTED_CLIENTS);
+	}
+
 	private Subject subject(String clientId) {
-		ObservedConsumer consumer = new ObservedConsumer(ConsumerKind.LISTENER, "orders", Policy.FRESHNESS,
-				Map.of("group.id", "orders"), List.of(T0), Map::of, Map.of(), this.rebalances::incrementAndGet);
+		return subject("orders", clientId, this.rebalances);
+	}
+
+	/**
+	 * The listener of one group, named after it.
+	 */
+	private static Subject subject(String group, String clientId, AtomicInteger rebalances) {
+		ObservedConsumer consumer = new ObservedConsumer(ConsumerKind.LISTENER, group, Policy.FRESHNESS,
+				Map.of("group.id", group), List.of(T0), Map::of, Map.of(), rebalances::incrementAndGet);
 		return new Subject(consumer, true, List.of(T0),
 				List.of(new ClientMetrics(clientId, Map.of(), Set.of(), List.of())));
 	}
@@ -234,10 +452,20 @@ class AssignmentRealignerTests {
 
 	private static Leadership leadership(int generation, Duration metadataMaxAge, Set<TopicPartition> ofA,
 			Set<TopicPartition> ofB) {
-		return new Leadership("orders", "client-a", generation, metadataMaxAge, Balance.PER_TOPIC,
+		return leadership("orders", "client-a", generation, metadataMaxAge, ofA, ofB, null, 0);
+	}
+
+	private static Leadership leadership(String group, String clientId, int generation, Set<TopicPartition> ofA,
+			Set<TopicPartition> ofB, @Nullable String fallback, long fallbacks) {
+		return leadership(group, clientId, generation, Duration.ofSeconds(30), ofA, ofB, fallback, fallbacks);
+	}
+
+	private static Leadership leadership(String group, String clientId, int generation, Duration metadataMaxAge,
+			Set<TopicPartition> ofA, Set<TopicPartition> ofB, @Nullable String fallback, long fallbacks) {
+		return new Leadership(group, clientId, generation, metadataMaxAge, Balance.PER_TOPIC,
 				List.of(new Member("member-a", "az-a", Policy.FRESHNESS, Set.of("t"), ofA),
 						new Member("member-b", "az-b", Policy.FRESHNESS, Set.of("t"), ofB)),
-				null, 0);
+				fallback, fallbacks);
 	}
 
 	/**
@@ -259,9 +487,9 @@ class AssignmentRealignerTests {
 				Map.of());
 	}
 
-	private void checkAfter(Duration elapsed, Subject leader, ClusterView view) {
+	private Map<String, Map<String, Object>> checkAfter(Duration elapsed, Subject leader, ClusterView view) {
 		this.clock.advance(elapsed);
-		this.realigner.check(List.of(leader), (subject) -> view);
+		return this.realigner.check(List.of(leader), (subject) -> view);
 	}
 
 }
