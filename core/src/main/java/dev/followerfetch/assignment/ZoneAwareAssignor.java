@@ -301,7 +301,8 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 		this.pending = new Leadership(this.groupId, this.clientId, -1, this.metadataMaxAge, this.balance, led,
 				fallback, (fallback != null) ? this.fallbacks.incrementAndGet() : this.fallbacks.get());
 		if (logger.isInfoEnabled()) {
-			logger.info(summary(members, partitions, target, reference.assignment(), handed, fallback));
+			logger.info("Zone-aware assignment of group '" + this.groupId + "' over " + this.inner.name() + ": "
+					+ summary(members, partitions, target, reference.assignment(), handed, fallback));
 		}
 		return handed;
 	}
@@ -336,8 +337,7 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 		Locality theirs = ZoneAwareAssignment.locality(reference, members, partitions);
 		int withheld = target.values().stream().mapToInt(List::size).sum()
 				- handed.values().stream().mapToInt(List::size).sum();
-		return "Zone-aware assignment of group '" + this.groupId + "' over " + this.inner.name() + ": "
-				+ members.size() + " members by zone " + zonesOf(members) + ", " + locality.partitions()
+		return members.size() + " members by zone " + zonesOf(members) + ", " + locality.partitions()
 				+ " partitions: " + locality.leaderZone() + " to a member in their leader's zone ("
 				+ this.inner.name() + " alone: " + theirs.leaderZone() + "), " + locality.zoneLocal()
 				+ " read in-zone, " + withheld + " withheld until their owner revokes them"
@@ -351,13 +351,14 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 	 */
 	private String fallBack(String kind, String reason, @Nullable Throwable defect) {
 		if (this.fallbacksLogged.add(kind)) {
-			String message = "Consumer group '" + this.groupId + "' keeps " + this.inner.name()
-					+ "'s own assignment for this rebalance: " + reason + ". Logged once per group and reason";
 			if (defect != null) {
-				logger.warn(message + "; please report it with this stack trace.", defect);
+				logger.warn("Consumer group '" + this.groupId + "' keeps " + this.inner.name()
+						+ "'s own assignment for this rebalance: " + reason
+						+ ". Logged once per group and reason; please report it with this stack trace.", defect);
 			}
 			else {
-				logger.warn(message + ".");
+				logger.warn("Consumer group '" + this.groupId + "' keeps " + this.inner.name()
+						+ "'s own assignment for this rebalance: " + reason + ". Logged once per group and reason.");
 			}
 		}
 		return reason;
