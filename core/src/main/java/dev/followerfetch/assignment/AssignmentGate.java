@@ -16,6 +16,7 @@
 package dev.followerfetch.assignment;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -91,8 +92,9 @@ final class AssignmentGate {
 		if (coverage != null) {
 			return coverage;
 		}
-		Violation balanced = (balance == Balance.TOTAL) ? countsPerMember(reference, target)
-				: perTopic(members, partitions, reference, target, assigned);
+		Topics topics = new Topics(partitions);
+		Violation balanced = (balance == Balance.TOTAL) ? countsPerMember(members, topics, reference, target)
+				: perTopic(members, topics, reference, target, assigned);
 		return (balanced != null) ? balanced : handOver(members, target, handed);
 	}
 
@@ -121,37 +123,22 @@ final class AssignmentGate {
 
 	/**
 	 * {@link Balance#TOTAL}: every member has as many partitions of each topic as the
-	 * wrapped strategy gave it.
+	 * wrapped strategy gave it (compared as each member's sorted topic indexes, a few
+	 * bytes a partition).
 	 */
-	private static @Nullable Violation countsPerMember(Map<String, ? extends Collection<TopicPartition>> reference,
+	private static @Nullable Violation countsPerMember(Collection<Member> members, Topics topics,
+			Map<String, ? extends Collection<TopicPartition>> reference,
 			Map<String, ? extends Collection<TopicPartition>> target) {
-		Map<String, Map<String, Integer>> expected = counts(reference);
-		Map<String, Map<String, Integer>> actual = counts(target);
-		for (Map.Entry<String, Map<String, Integer>> entry : actual.entrySet()) {
-			if (!entry.getValue().equals(expected.getOrDefault(entry.getKey(), Map.of()))) {
-				return new Violation("balance", entry.getKey() + " has " + entry.getValue()
-						+ " partitions by topic where the wrapped strategy gave it "
-						+ expected.getOrDefault(entry.getKey(), Map.of()));
-			}
-		}
-		for (Map.Entry<String, Map<String, Integer>> entry : expected.entrySet()) {
-			if (!actual.containsKey(entry.getKey())) {
-				return new Violation("balance", entry.getKey() + " has no partitions where the wrapped strategy gave it "
-						+ entry.getValue());
+		for (Member member : members) {
+			int[] expected = topics.sortedIndexes(reference.get(member.id()));
+			int[] actual = topics.sortedIndexes(target.get(member.id()));
+			if (!Arrays.equals(expected, actual)) {
+				return new Violation("balance", member.id() + " has " + actual.length + " partitions ("
+						+ topics.counts(actual) + " by topic) where the wrapped strategy gave it " + expected.length
+						+ " (" + topics.counts(expected) + ")");
 			}
 		}
 		return null;
-	}
-
-	private static Map<String, Map<String, Integer>> counts(Map<String, ? extends Collection<TopicPartition>> assignment) {
-		Map<String, Map<String, Integer>> counts = new HashMap<>();
-		assignment.forEach((member, partitions) -> {
-			if (!partitions.isEmpty()) {
-				Map<String, Integer> ofMember = counts.computeIfAbsent(member, (key) -> new HashMap<>());
-				partitions.forEach((tp) -> ofMember.merge(tp.topic(), 1, Integer::sum));
-			}
-		});
-		return counts;
 	}
 
 	/**
@@ -160,43 +147,22 @@ final class AssignmentGate {
 	 * co-partitioned (the same subscribers and partition count, partition {@code p} of each
 	 * to one member) still co-partitioned.
 	 */
-	private static @Nullable Violation perTopic(Collection<Member> members, Collection<Partition> partitions,
+	private static @Nullable Violation perTopic(Collection<Member> members, Topics topics,
 			Map<String, ? extends Collection<TopicPartition>> reference,
 			Map<String, ? extends Collection<TopicPartition>> target, PartitionTable<String> assigned) {
-		Map<String, List<String>> subscribers = new TreeMap<>();
-		members.stream()
-			.sorted((a, b) -> a.id().compareTo(b.id()))
-			.forEach((member) -> member.topics()
-				.forEach((topic) -> subscribers.computeIfAbsent(topic, (key) -> new ArrayList<>()).add(member.id())));
-		Map<String, Map<String, Integer>> expected = counts(reference);
-		Map<String, Map<String, Integer>> actual = counts(target);
-		Map<String, Integer> partitionCounts = new HashMap<>();
-		partitions.forEach((partition) -> partitionCounts.merge(partition.partition().topic(), 1, Integer::sum));
-		for (Map.Entry<String, List<String>> entry : subscribers.entrySet()) {
-			if (!partitionCounts.containsKey(entry.getKey())) {
-				continue;
-			}
-			int spread = spread(entry.getKey(), entry.getValue(), actual);
-			int allowed = Math.max(1, spread(entry.getKey(), entry.getValue(), expected));
-			if (spread > allowed) {
-				return new Violation("balance", entry.getKey() + "'s partitions differ by " + spread
+		int[] spreadOfReference = topics.spreads(members, reference);
+		int[] spread = topics.spreads(members, target);
+		for (int t = 0; t < spread.length; t++) {
+			int allowed = Math.max(1, spreadOfReference[t]);
+			if (spread[t] > allowed) {
+				return new Violation("balance", topics.name(t) + "'s partitions differ by " + spread[t]
 						+ " between its subscribers, more than " + allowed);
 			}
 		}
 		PartitionTable<String> theirs = new PartitionTable<>();
 		reference.forEach((member, given) -> given.forEach((tp) -> theirs.put(tp, member)));
-		Map<String, List<String>> sets = new HashMap<>();
-		subscribers.forEach((topic, readers) -> {
-			Integer count = partitionCounts.get(topic);
-			if (count != null) {
-				sets.computeIfAbsent(count + ":" + String.join(",", readers), (key) -> new ArrayList<>()).add(topic);
-			}
-		});
-		for (List<String> set : sets.values()) {
-			if (set.size() < 2) {
-				continue;
-			}
-			int count = Objects.requireNonNull(partitionCounts.get(set.get(0)));
+		for (List<String> set : topics.alike(members)) {
+			int count = topics.partitions(set.get(0));
 			if (together(set, count, theirs) && !together(set, count, assigned)) {
 				return new Violation("co-partitioning", "the wrapped strategy gives partition p of each of " + set
 						+ " to one member, the rule does not");
@@ -205,22 +171,11 @@ final class AssignmentGate {
 		return null;
 	}
 
-	private static int spread(String topic, List<String> subscribers, Map<String, Map<String, Integer>> counts) {
-		int least = Integer.MAX_VALUE;
-		int most = 0;
-		for (String member : subscribers) {
-			int count = counts.getOrDefault(member, Map.of()).getOrDefault(topic, 0);
-			least = Math.min(least, count);
-			most = Math.max(most, count);
-		}
-		return most - least;
-	}
-
 	private static boolean together(List<String> topics, int count, PartitionTable<String> owners) {
 		for (int p = 0; p < count; p++) {
-			String first = owners.get(new TopicPartition(topics.get(0), p));
+			String first = owners.get(topics.get(0), p);
 			for (int t = 1; t < topics.size(); t++) {
-				if (!Objects.equals(first, owners.get(new TopicPartition(topics.get(t), p)))) {
+				if (!Objects.equals(first, owners.get(topics.get(t), p))) {
 					return false;
 				}
 			}
@@ -269,6 +224,128 @@ final class AssignmentGate {
 			}
 		}
 		return null;
+	}
+
+	/**
+	 * The subscribed topics by index, with their partition counts.
+	 */
+	private static final class Topics {
+
+		private final Map<String, Integer> index = new HashMap<>();
+
+		private final List<String> names = new ArrayList<>();
+
+		private final List<Integer> partitionCounts = new ArrayList<>();
+
+		Topics(Collection<Partition> partitions) {
+			for (Partition partition : partitions) {
+				int t = this.index.computeIfAbsent(partition.partition().topic(), (topic) -> {
+					this.names.add(topic);
+					this.partitionCounts.add(0);
+					return this.names.size() - 1;
+				});
+				this.partitionCounts.set(t, this.partitionCounts.get(t) + 1);
+			}
+		}
+
+		String name(int topic) {
+			return this.names.get(topic);
+		}
+
+		int partitions(String topic) {
+			return this.partitionCounts.get(Objects.requireNonNull(this.index.get(topic)));
+		}
+
+		/**
+		 * The topic of each partition, as indexes, sorted; -1 for a topic not subscribed.
+		 */
+		int[] sortedIndexes(@Nullable Collection<TopicPartition> partitions) {
+			if (partitions == null || partitions.isEmpty()) {
+				return new int[0];
+			}
+			int[] indexes = new int[partitions.size()];
+			int i = 0;
+			for (TopicPartition tp : partitions) {
+				indexes[i++] = this.index.getOrDefault(tp.topic(), -1);
+			}
+			Arrays.sort(indexes);
+			return indexes;
+		}
+
+		String counts(int[] sortedIndexes) {
+			Map<String, Integer> counts = new TreeMap<>();
+			for (int t : sortedIndexes) {
+				counts.merge((t >= 0) ? this.names.get(t) : "?", 1, Integer::sum);
+			}
+			return counts.toString();
+		}
+
+		/**
+		 * Per topic, how far apart its subscribers' counts of it are.
+		 */
+		int[] spreads(Collection<Member> members, Map<String, ? extends Collection<TopicPartition>> assignment) {
+			int topicCount = this.names.size();
+			int[] least = new int[topicCount];
+			int[] most = new int[topicCount];
+			Arrays.fill(least, Integer.MAX_VALUE);
+			for (Member member : members) {
+				int[] sorted = sortedIndexes(assignment.get(member.id()));
+				for (String topic : member.topics()) {
+					Integer t = this.index.get(topic);
+					if (t != null) {
+						int from = Arrays.binarySearch(sorted, t);
+						int count = 0;
+						if (from >= 0) {
+							while (from > 0 && sorted[from - 1] == t) {
+								from--;
+							}
+							while (from + count < sorted.length && sorted[from + count] == t) {
+								count++;
+							}
+						}
+						least[t] = Math.min(least[t], count);
+						most[t] = Math.max(most[t], count);
+					}
+				}
+			}
+			int[] spreads = new int[topicCount];
+			for (int t = 0; t < topicCount; t++) {
+				spreads[t] = (least[t] == Integer.MAX_VALUE) ? 0 : most[t] - least[t];
+			}
+			return spreads;
+		}
+
+		/**
+		 * Topics with the same subscribers and partition count, two or more, by a
+		 * fingerprint of their subscribers (members in id order): at worst a set too large,
+		 * which only asks the rule to keep what the reference co-partitioned.
+		 */
+		List<List<String>> alike(Collection<Member> members) {
+			int topicCount = this.names.size();
+			long[] fingerprint = new long[topicCount];
+			int[] subscribers = new int[topicCount];
+			List<Member> ordered = new ArrayList<>(members);
+			ordered.sort((a, b) -> a.id().compareTo(b.id()));
+			for (int m = 0; m < ordered.size(); m++) {
+				long mix = (m + 1) * 0x9E3779B97F4A7C15L;
+				for (String topic : ordered.get(m).topics()) {
+					Integer t = this.index.get(topic);
+					if (t != null) {
+						fingerprint[t] = fingerprint[t] * 31 + (mix ^ (mix >>> 29));
+						subscribers[t]++;
+					}
+				}
+			}
+			Map<List<Long>, List<String>> sets = new HashMap<>();
+			for (int t = 0; t < topicCount; t++) {
+				if (subscribers[t] > 0) {
+					sets.computeIfAbsent(List.of(fingerprint[t], (long) subscribers[t], (long) this.partitionCounts.get(t)),
+							(key) -> new ArrayList<>()).add(this.names.get(t));
+				}
+			}
+			return sets.values().stream().filter((set) -> set.size() > 1).toList();
+		}
+
 	}
 
 	/**

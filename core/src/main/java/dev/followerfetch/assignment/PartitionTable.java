@@ -42,6 +42,18 @@ final class PartitionTable<V> {
 		return (values != null && index >= 0 && index < values.length) ? (V) values[index] : null;
 	}
 
+	/**
+	 * A partition's value, by topic and partition number.
+	 * @param topic the topic
+	 * @param index the partition number
+	 * @return the value, or {@code null}
+	 */
+	@SuppressWarnings("unchecked")
+	@Nullable V get(String topic, int index) {
+		Object[] values = this.byTopic.get(topic);
+		return (values != null && index >= 0 && index < values.length) ? (V) values[index] : null;
+	}
+
 	boolean containsKey(TopicPartition partition) {
 		return get(partition) != null;
 	}
