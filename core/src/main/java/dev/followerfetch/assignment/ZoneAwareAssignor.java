@@ -44,7 +44,9 @@ import dev.followerfetch.assignment.ZoneAwareAssignment.Partition;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor;
+import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.RangeAssignor;
+import org.apache.kafka.clients.consumer.StickyAssignor;
 import org.apache.kafka.common.Cluster;
 import org.apache.kafka.common.Configurable;
 import org.apache.kafka.common.Node;
@@ -141,6 +143,8 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 
 	private Balance balance = Balance.PER_TOPIC;
 
+	private boolean sticky;
+
 	private Budget budget = Budget.DEFAULT;
 
 	private String groupId = "";
@@ -169,6 +173,7 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 		this.inner = wrapped(text(configs.get(WRAPPED_CONFIG)),
 				strategies(configs.get(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG)), configs);
 		this.balance = (this.inner instanceof RangeAssignor) ? Balance.PER_TOPIC : Balance.TOTAL;
+		this.sticky = this.inner instanceof StickyAssignor || this.inner instanceof CooperativeStickyAssignor;
 		this.budget = new Budget(number(configs, MAX_EDGES_CONFIG, Budget.DEFAULT.maxGroupEdges()),
 				Budget.DEFAULT.maxVisits(),
 				Duration.ofMillis(number(configs, MAX_TIME_CONFIG, Budget.DEFAULT.time().toMillis())), 0);
@@ -268,27 +273,31 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 		Map<String, List<TopicPartition>> target = reference.assignment();
 		Map<String, List<TopicPartition>> handed = null;
 		String fallback = null;
-		try {
-			Map<String, List<TopicPartition>> ruled = ZoneAwareAssignment.assign(members, partitions, this.balance,
-					reference.assignment(), this.budget.startingNow(), !this.realign);
-			Map<String, List<TopicPartition>> handedOver = ZoneAwareAssignment.handOver(ruled, owned);
-			AssignmentGate.Violation violation = AssignmentGate.check(members, partitions, this.balance,
-					reference.assignment(), ruled, handedOver);
-			if (violation != null) {
-				throw new GateException(violation);
+		boolean settling = this.sticky && !this.realign
+				&& (revokes(reference.assignment(), members) || !sameTopics(members));
+		if (!settling) {
+			try {
+				Map<String, List<TopicPartition>> ruled = ZoneAwareAssignment.assign(members, partitions, this.balance,
+						reference.assignment(), this.budget.startingNow(), !this.realign);
+				Map<String, List<TopicPartition>> handedOver = ZoneAwareAssignment.handOver(ruled, owned);
+				AssignmentGate.Violation violation = AssignmentGate.check(members, partitions, this.balance,
+						reference.assignment(), ruled, handedOver);
+				if (violation != null) {
+					throw new GateException(violation);
+				}
+				target = ruled;
+				handed = handedOver;
+				this.realign = false;
 			}
-			target = ruled;
-			handed = handedOver;
-			this.realign = false;
-		}
-		catch (ZoneAwareAssignment.OverBudgetException ex) {
-			fallback = fallBack("budget", "the zone-aware rule would exceed its budget (" + ex.getMessage() + "; "
-					+ MAX_EDGES_CONFIG + ", " + MAX_TIME_CONFIG + ")", null);
-		}
-		catch (GateException ex) {
-			fallback = fallBack("gate:" + ex.violation.kind(),
-					BROKEN_GUARANTEE + " " + this.inner.name() + " ("
-							+ ex.violation + ")", ex);
+			catch (ZoneAwareAssignment.OverBudgetException ex) {
+				fallback = fallBack("budget", "the zone-aware rule would exceed its budget (" + ex.getMessage() + "; "
+						+ MAX_EDGES_CONFIG + ", " + MAX_TIME_CONFIG + ")", null);
+			}
+			catch (GateException ex) {
+				fallback = fallBack("gate:" + ex.violation.kind(),
+						BROKEN_GUARANTEE + " " + this.inner.name() + " ("
+								+ ex.violation + ")", ex);
+			}
 		}
 		if (handed == null) {
 			handed = ZoneAwareAssignment.handOver(target, owned);
@@ -305,6 +314,44 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 					+ summary(members, partitions, target, reference.assignment(), handed, fallback));
 		}
 		return handed;
+	}
+
+	/**
+	 * Whether the wrapped strategy takes an owned partition from its owner: a sticky
+	 * strategy that does is still settling on this ownership. The rule then changes
+	 * nothing, and neither while the members' subscriptions differ (Kafka's sticky
+	 * assignors then balance by a general algorithm that can undo, at every rebalance, a
+	 * layout it did not choose): every revocation is the strategy's own, and the group
+	 * settles in the rebalances the strategy needs alone. Once it revokes nothing, the
+	 * rule places the partitions nobody owns, and the group is at rest.
+	 */
+	private static boolean revokes(Map<String, List<TopicPartition>> reference, List<Member> members) {
+		for (Member member : members) {
+			if (member.owned().isEmpty()) {
+				continue;
+			}
+			List<TopicPartition> kept = reference.getOrDefault(member.id(), List.of());
+			Set<TopicPartition> keeps = (kept.size() > 8) ? new HashSet<>(kept) : null;
+			for (TopicPartition tp : member.owned()) {
+				if (!((keeps != null) ? keeps.contains(tp) : kept.contains(tp))) {
+					return true;
+				}
+			}
+		}
+		return false;
+	}
+
+	private static boolean sameTopics(List<Member> members) {
+		Set<String> first = null;
+		for (Member member : members) {
+			if (first == null) {
+				first = member.topics();
+			}
+			else if (!first.equals(member.topics())) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	/**

@@ -114,6 +114,14 @@ final class Differential {
 
 	private int rebalances;
 
+	/**
+	 * Whether Kafka's side ever handed a member a partition it cannot take (of no topic it
+	 * subscribes to, or past a topic's end): its consumers then rejoin or keep phantom
+	 * claims, so from that phase on its history is not one whose rebalance count the
+	 * zone-aware side, which gives such partitions to subscribers, can be held to.
+	 */
+	private boolean kafkaPhantoms;
+
 	private @Nullable String skipped;
 
 	private Differential(GeneratedGroup group, @Nullable PrintStream trace) {
@@ -252,7 +260,7 @@ final class Differential {
 	 * @return how the phase ended, or {@code null} when Kafka's own assignor fails
 	 */
 	private @Nullable Convergence kafka(Phase phase, int p) {
-		boolean phantoms = false;
+		boolean phantoms = this.kafkaPhantoms;
 		for (int round = 1;; round++) {
 			Wire wire = this.theirs.join();
 			Cluster metadata = this.theirs.metadata();
@@ -272,6 +280,7 @@ final class Differential {
 			Sync sync = this.theirs.sync(wire, kafka.value());
 			trace("kafka", p, round, sync);
 			phantoms |= !sync.assignable().containsAll(sync.assigned());
+			this.kafkaPhantoms = phantoms;
 			int limit = (phase.changeAfter() > 0) ? phase.changeAfter() : CAP;
 			if (sync.converged() || round == limit) {
 				return new Convergence(round, sync.converged(), !sync.converged() && round == phase.changeAfter(),

@@ -306,8 +306,10 @@ final class Rebalances {
 			case RANDOM -> ByteBuffer.wrap(member.consumer.random().clone());
 			case HOSTILE -> {
 				ByteBuffer own = member.assignor.subscriptionUserData(topics);
-				yield hostile(member.consumer.hostile(),
+				ByteBuffer forged = hostile(member.consumer.hostile(),
 						this.setup.starter() ? ZoneAwareAssignor.wrappedUserData(own) : own);
+				// Kafka's strategy gets what the zone-aware leader hands the strategy it wraps: the same input
+				yield this.setup.starter() ? forged : ZoneAwareAssignor.wrappedUserData(forged);
 			}
 		};
 	}
