@@ -202,7 +202,7 @@ public final class ReadLocalityMonitor {
 			this.stateLog.refreshed(this.snapshot);
 			this.refreshListeners.forEach((listener) -> listener.accept(this.snapshot));
 		}
-		catch (RuntimeException ex) {
+		catch (RuntimeException | LinkageError | StackOverflowError | OutOfMemoryError ex) {
 			this.stateLog.refreshFailed(ex, this.snapshot);
 		}
 		return this.snapshot;
@@ -384,8 +384,12 @@ public final class ReadLocalityMonitor {
 		}
 		try {
 			executor.schedule(() -> {
-				refresh();
-				schedule(executor, jittered(this.settings.refreshInterval()));
+				try {
+					refresh();
+				}
+				finally {
+					schedule(executor, jittered(this.settings.refreshInterval()));
+				}
 			}, delayMillis, TimeUnit.MILLISECONDS);
 		}
 		catch (RejectedExecutionException ex) {

@@ -78,7 +78,7 @@ final class StateLog {
 	 * @param ex why it failed
 	 * @param kept the snapshot the health contributor and the meters keep showing
 	 */
-	synchronized void refreshFailed(RuntimeException ex, FollowerFetchSnapshot kept) {
+	synchronized void refreshFailed(Throwable ex, FollowerFetchSnapshot kept) {
 		String failure = ClusterInspector.describe(ex);
 		this.failedRefreshes++;
 		if (!failure.equals(this.refreshFailure)) {
