@@ -190,7 +190,7 @@ final class Campaign {
 			summary.append(this.abandoned).append(" group(s) given up after ").append(LIMIT.toSeconds()).append(" s\n");
 		}
 		return summary.append(String.format("Differential fuzz of the zone-aware assignor: %d groups, %d rebalances,"
-				+ " %.1f s, %d failures (%d skipped where Kafka's own assignor fails, %d noted slow)",
+				+ " %.1f s, %d failures (%d skipped where Kafka's own assignor fails, %d with notes)",
 				this.groups.sum(), this.rebalances.sum(), seconds, this.failing.size(), this.skipped.size(),
 				this.noted.size())).toString();
 	}

@@ -183,15 +183,17 @@ final class Differential {
 			Phase phase = phases.get(p);
 			this.ours.enter(phase);
 			this.theirs.enter(phase);
-			Convergence zoneAware = zoneAware(phase, p + 1);
-			if (zoneAware == null) {
-				break;
-			}
+			boolean sameStart = this.ours.ownership().equals(this.theirs.ownership());
+			// Kafka's side first: a phase on which Kafka's own strategy hangs is given up as Kafka's
 			Convergence kafka = kafka(phase, p + 1);
 			if (kafka == null) {
 				break;
 			}
-			compare(zoneAware, kafka, p + 1);
+			Convergence zoneAware = zoneAware(phase, p + 1);
+			if (zoneAware == null) {
+				break;
+			}
+			compare(zoneAware, kafka, p + 1, sameStart);
 		}
 		return new Outcome(this.group.seed(), this.rebalances, List.copyOf(this.findings), List.copyOf(this.notes),
 				this.skipped);
@@ -289,12 +291,31 @@ final class Differential {
 		}
 	}
 
-	private void compare(Convergence zoneAware, Convergence kafka, int p) {
+	/**
+	 * Hold a phase to Kafka's: its rebalance count only when both groups entered it owning
+	 * the same partitions (the same input); a phase entered from the layout the rule
+	 * chose earlier starts where Kafka's strategy never was, and what it costs there is
+	 * noted and counted, not held to Kafka's count from its own layout.
+	 */
+	private void compare(Convergence zoneAware, Convergence kafka, int p, boolean sameStart) {
 		if (zoneAware.interrupted() || kafka.interrupted() || !kafka.converged()) {
 			return;
 		}
 		String where = "phase " + p + ": ";
 		String theirs = this.theirs.setup().toString();
+		if (!sameStart) {
+			if (!zoneAware.converged() || zoneAware.rounds() > kafka.rounds() + 1) {
+				this.notes.add(new Finding("from another layout",
+						where + (zoneAware.converged() ? zoneAware.rounds() + " rebalances" : "no convergence in " + CAP)
+								+ " from the zone-aware layout, " + theirs + " " + kafka.rounds() + " from its own"));
+			}
+			Set<TopicPartition> missing = difference(kafka.assigned(), zoneAware.assigned());
+			if (zoneAware.converged() && !missing.isEmpty()) {
+				find("leaves partitions unassigned at convergence that Kafka's assigns",
+						where + sorted(missing) + " of " + kafka.assigned().size() + " (" + theirs + ")");
+			}
+			return;
+		}
 		// Kafka's sticky assignors hand a member back what it claims past a topic's end, so it has nothing to revoke
 		// and rejoin for: their group settles sooner than one that drops such claims
 		if (!zoneAware.converged() && !kafka.phantoms()) {

@@ -106,6 +106,16 @@ final class Rebalances {
 	}
 
 	/**
+	 * What each member owns now.
+	 * @return the owned partitions, by member id
+	 */
+	Map<String, Set<TopicPartition>> ownership() {
+		Map<String, Set<TopicPartition>> ownership = new HashMap<>();
+		this.members.forEach((id, member) -> ownership.put(id, Set.copyOf(member.owned)));
+		return ownership;
+	}
+
+	/**
 	 * Every member joins: its subscription, as it sends it.
 	 * @return the subscriptions on the wire
 	 */
