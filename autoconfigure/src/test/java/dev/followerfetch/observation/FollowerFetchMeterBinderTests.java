@@ -107,7 +107,7 @@ class FollowerFetchMeterBinderTests {
 	private static Leadership leadership(String group, String clientId, @Nullable String fallback, long fallbacks) {
 		return new Leadership(group, clientId, 3, Duration.ofSeconds(30), Balance.PER_TOPIC,
 				List.of(new Member("member-a", "az-a", Policy.FRESHNESS, Set.of("t"), Set.of(new TopicPartition("t", 0)))),
-				fallback, fallbacks);
+				fallback, fallbacks, false);
 	}
 
 }

@@ -356,6 +356,19 @@ final class AssignmentGate {
 	 */
 	record Violation(String kind, String detail) {
 
+		/**
+		 * The detail as a log line may carry it: member ids come from {@code client.id},
+		 * which no broker checks.
+		 */
+		Violation {
+			StringBuilder safe = new StringBuilder(Math.min(detail.length(), 500));
+			for (int i = 0; i < detail.length() && i < 500; i++) {
+				char c = detail.charAt(i);
+				safe.append((c >= 0x20 && c < 0x7f) ? c : '?');
+			}
+			detail = safe.toString();
+		}
+
 		@Override
 		public String toString() {
 			return this.kind + ": " + this.detail;

@@ -31,6 +31,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 
@@ -159,7 +160,7 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 
 	private volatile @Nullable Leadership leadership;
 
-	private volatile boolean realign;
+	private final AtomicBoolean realign = new AtomicBoolean();
 
 	private final Set<String> fallbacksLogged = ConcurrentHashMap.newKeySet();
 
@@ -226,14 +227,18 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 		Map<String, List<TopicPartition>> theirs = new HashMap<>();
 		wrapped.groupAssignment().forEach((memberId, assignment) -> theirs.put(memberId, assignment.partitions()));
 		Map<String, List<TopicPartition>> handed;
+		boolean realigning = this.realign.getAndSet(false);
 		try {
-			handed = zoneAware(metadata, subscriptions, theirs);
+			handed = zoneAware(metadata, subscriptions, theirs, realigning);
 		}
 		catch (RuntimeException | StackOverflowError | OutOfMemoryError ex) {
 			String reason = fallBack("error:" + ex.getClass().getName(), RULE_FAILED + " (" + ex + ")", ex);
 			this.pending = new Leadership(this.groupId, this.clientId, -1, this.metadataMaxAge, this.balance, List.of(),
-					reason, this.fallbacks.incrementAndGet());
-			return wrapped;
+					reason, this.fallbacks.incrementAndGet(), false);
+			handed = handedOver(theirs, subscriptions);
+			if (handed == null) {
+				return wrapped;
+			}
 		}
 		Map<String, Assignment> assignments = new HashMap<>();
 		handed.forEach((memberId, given) -> {
@@ -250,7 +255,7 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 	 * wrapped strategy's own assignment (made one every member can take) stands.
 	 */
 	private Map<String, List<TopicPartition>> zoneAware(Cluster metadata, Map<String, Subscription> subscriptions,
-			Map<String, List<TopicPartition>> theirs) {
+			Map<String, List<TopicPartition>> theirs, boolean realigning) {
 		Set<String> topics = new TreeSet<>();
 		subscriptions.values().forEach((subscription) -> topics.addAll(subscription.topics()));
 		List<Partition> partitions = partitions(metadata, topics);
@@ -273,12 +278,12 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 		Map<String, List<TopicPartition>> target = reference.assignment();
 		Map<String, List<TopicPartition>> handed = null;
 		String fallback = null;
-		boolean settling = this.sticky && !this.realign
+		boolean settling = this.sticky && !realigning
 				&& (revokes(reference.assignment(), members) || !sameTopics(members));
 		if (!settling) {
 			try {
 				Map<String, List<TopicPartition>> ruled = ZoneAwareAssignment.assign(members, partitions, this.balance,
-						reference.assignment(), this.budget.startingNow(), !this.realign);
+						reference.assignment(), this.budget.startingNow(), !realigning);
 				Map<String, List<TopicPartition>> handedOver = ZoneAwareAssignment.handOver(ruled, owned);
 				AssignmentGate.Violation violation = AssignmentGate.check(members, partitions, this.balance,
 						reference.assignment(), ruled, handedOver);
@@ -287,7 +292,6 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 				}
 				target = ruled;
 				handed = handedOver;
-				this.realign = false;
 			}
 			catch (ZoneAwareAssignment.OverBudgetException ex) {
 				fallback = fallBack("budget", "the zone-aware rule would exceed its budget (" + ex.getMessage() + "; "
@@ -308,12 +312,30 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 					member.topics(), Set.copyOf(given.getOrDefault(member.id(), List.of()))))
 			.toList();
 		this.pending = new Leadership(this.groupId, this.clientId, -1, this.metadataMaxAge, this.balance, led,
-				fallback, (fallback != null) ? this.fallbacks.incrementAndGet() : this.fallbacks.get());
+				fallback, (fallback != null) ? this.fallbacks.incrementAndGet() : this.fallbacks.get(), settling);
 		if (logger.isInfoEnabled()) {
 			logger.info("Zone-aware assignment of group '" + this.groupId + "' over " + this.inner.name() + ": "
 					+ summary(members, partitions, target, reference.assignment(), handed, fallback));
 		}
 		return handed;
+	}
+
+	/**
+	 * The wrapped strategy's own assignment as the cooperative protocol may hand it out
+	 * when the zone-aware work failed: what another member still owns withheld (Kafka's
+	 * consumer rejects an assignment that gives it away), or {@code null} should even that
+	 * fail.
+	 */
+	private static @Nullable Map<String, List<TopicPartition>> handedOver(Map<String, List<TopicPartition>> theirs,
+			Map<String, Subscription> subscriptions) {
+		try {
+			Map<String, List<TopicPartition>> owned = new HashMap<>();
+			subscriptions.forEach((memberId, subscription) -> owned.put(memberId, subscription.ownedPartitions()));
+			return ZoneAwareAssignment.handOver(theirs, owned);
+		}
+		catch (RuntimeException | StackOverflowError | OutOfMemoryError ex) {
+			return null;
+		}
 	}
 
 	/**
@@ -464,7 +486,7 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 		WeakReference<ZoneAwareAssignor> reference = byClientId.get(clientId);
 		ZoneAwareAssignor assignor = (reference != null) ? reference.get() : null;
 		if (assignor != null) {
-			assignor.realign = true;
+			assignor.realign.set(true);
 		}
 		return assignor != null;
 	}
@@ -626,7 +648,7 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 		private final transient AssignmentGate.Violation violation;
 
 		GateException(AssignmentGate.Violation violation) {
-			super(violation.toString(), null, false, false);
+			super(violation.toString());
 			this.violation = violation;
 		}
 
@@ -647,9 +669,12 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 	 * when the zone-aware rule assigned
 	 * @param fallbacks how many of the rebalances this consumer led since it started kept
 	 * the wrapped strategy's own assignment, this one included
+	 * @param settling whether the sticky strategy it wraps was still settling (it took
+	 * owned partitions from their owners, or the members' subscriptions differed), so its
+	 * own assignment stood and the rule placed nothing: a realignment would be undone
 	 */
 	public record Leadership(String groupId, String clientId, int generation, Duration metadataMaxAge, Balance balance,
-			List<Member> members, @Nullable String fallback, long fallbacks) {
+			List<Member> members, @Nullable String fallback, long fallbacks, boolean settling) {
 
 		public Leadership {
 			members = List.copyOf(members);
@@ -657,7 +682,7 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 
 		Leadership at(int generation) {
 			return new Leadership(this.groupId, this.clientId, generation, this.metadataMaxAge, this.balance,
-					this.members, this.fallback, this.fallbacks);
+					this.members, this.fallback, this.fallbacks, this.settling);
 		}
 
 		/**

@@ -219,8 +219,10 @@ final class AssignmentRealigner {
 			Locality allowed;
 			try {
 				current = ZoneAwareAssignment.locality(leadership.assignment(), leadership.members(), partitions);
-				// a group whose last rebalance fell back would fall back again: nothing to compare
-				allowed = (leadership.fallback() == null) ? this.rule.allowed(leadership, partitions) : null;
+				// a group whose last rebalance fell back would fall back again, and a sticky strategy still
+				// settling would undo a realignment: nothing to compare
+				allowed = (leadership.fallback() == null && !leadership.settling())
+						? this.rule.allowed(leadership, partitions) : null;
 			}
 			catch (RuntimeException | StackOverflowError | OutOfMemoryError ex) {
 				if (this.ruleFailures.add(group)) {

@@ -241,6 +241,19 @@ class AssignmentRealignerTests {
 	}
 
 	@Test
+	void aGroupWhoseStickyStrategyWasStillSettlingIsNotRebalanced() {
+		Leadership below = leadership("orders", "client-a", 7, Set.of(T0), Set.of(T1), null, 0);
+		this.leaderships.put("client-a", new Leadership(below.groupId(), below.clientId(), below.generation(),
+				below.metadataMaxAge(), below.balance(), below.members(), null, 0, true));
+		Subject leader = subject("client-a");
+		this.realigner.check(List.of(leader), (subject) -> view(1, 0));
+		for (int refresh = 0; refresh < 60; refresh++) {
+			checkAfter(Duration.ofMinutes(1), leader, view(1, 0));
+		}
+		assertThat(this.rebalances).as("an hour below while the strategy settles").hasValue(0);
+	}
+
+	@Test
 	void realignmentsThatDoNotRaiseTheCountBackOffTheIntervalThenTwiceThenFourTimes() {
 		this.leaderships.put("client-a", leadership(7, Set.of(T0), Set.of(T1)));
 		Subject leader = subject("client-a");
@@ -465,7 +478,7 @@ class AssignmentRealignerTests {
 		return new Leadership(group, clientId, generation, metadataMaxAge, Balance.PER_TOPIC,
 				List.of(new Member("member-a", "az-a", Policy.FRESHNESS, Set.of("t"), ofA),
 						new Member("member-b", "az-b", Policy.FRESHNESS, Set.of("t"), ofB)),
-				fallback, fallbacks);
+				fallback, fallbacks, false);
 	}
 
 	/**
