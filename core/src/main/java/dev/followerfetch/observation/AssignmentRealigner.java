@@ -69,7 +69,7 @@ import org.slf4j.LoggerFactory;
  * rebalance assigns by the rule again; a realignment (with its follow-up) whose next
  * generation reads no more partitions from an in-zone leader than before backs the group
  * off (the interval, then twice, four times, up to {@value #MAX_BACKOFF} times it, until
- * the count rises or the group is no longer below); each wait is lengthened by a jitter of up to a quarter of the interval, and at
+ * the count rises or the group is no longer below); each wait is lengthened by a jitter of up to a quarter of itself (the grace, the interval), and at
  * most one group is rebalanced per refresh, so the groups an instance leads are not all
  * rebalanced at once; and a rule that fails for a group skips that group, with one line
  * per group. It also counts, per group, the rebalances this application's consumers led
@@ -135,9 +135,10 @@ final class AssignmentRealigner {
 	private final Map<String, Integer> unraised = new HashMap<>();
 
 	/**
-	 * The jitter of each group's next realignment, in milliseconds.
+	 * The jitter of each group's next realignment, as a share (0 to 1) of a quarter of the
+	 * wait it lengthens.
 	 */
-	private final Map<String, Long> jitters = new HashMap<>();
+	private final Map<String, Double> jitters = new HashMap<>();
 
 	/**
 	 * The groups whose rule failed at the last refresh, logged once.
@@ -157,7 +158,7 @@ final class AssignmentRealigner {
 	}
 
 	/**
-	 * A realigner that lengthens each wait by up to a quarter of the interval.
+	 * A realigner that lengthens each wait by up to a quarter of itself.
 	 * @param leaderships the groups this application's consumers led, by client id
 	 * @param settings how to realign
 	 * @param clock the clock
@@ -252,9 +253,11 @@ final class AssignmentRealigner {
 			boolean followUp = last != null && now - last < this.settings.interval().toMillis() && realignedIn != null
 					&& leadership.generation() > realignedIn;
 			Duration wait = wait(leadership);
+			// the first realignment comes after the grace, later ones after the interval: each a little later
 			long dueAt = followUp ? plus(since, wait.toMillis())
-					: plus(Math.max(plus(since, wait.toMillis()), (last != null) ? plus(last, backedOff(group)) : 0),
-							jitter(group));
+					: (last == null) ? plus(plus(since, wait.toMillis()), jitter(group, wait.toMillis()))
+							: plus(Math.max(plus(since, wait.toMillis()), plus(last, backedOff(group))),
+									jitter(group, this.settings.interval().toMillis()));
 			facts.put("nextRealignment", Instant.ofEpochMilli(Math.max(dueAt, now)).toString());
 			if (backedOff(group) > this.settings.interval().toMillis()) {
 				facts.put("realignBackoff", Duration.ofMillis(backedOff(group)).toString());
@@ -344,9 +347,9 @@ final class AssignmentRealigner {
 		else {
 			this.followUps.remove(group);
 		}
-		long jitter = drawJitter();
-		this.jitters.put(group, jitter);
-		Duration next = Duration.ofMillis(plus(backedOff(group), jitter)).truncatedTo(ChronoUnit.SECONDS);
+		this.jitters.put(group, this.random.nextDouble());
+		Duration next = Duration.ofMillis(plus(backedOff(group), jitter(group, this.settings.interval().toMillis())))
+			.truncatedTo(ChronoUnit.SECONDS);
 		due.facts().put("realignments", rebalances(group));
 		if (mayFollow) {
 			// a follow-up may come sooner: the next refresh knows
@@ -421,15 +424,13 @@ final class AssignmentRealigner {
 		return (unraised <= 1) ? 1 : Math.min(MAX_BACKOFF, 1L << Math.min(unraised - 1, 30));
 	}
 
-	private long jitter(String group) {
-		return this.jitters.computeIfAbsent(group, (key) -> drawJitter());
-	}
-
 	/**
-	 * Up to a quarter of the interval.
+	 * Up to a quarter of the wait it lengthens: the grace before a group's first
+	 * realignment, the interval before a later one.
 	 */
-	private long drawJitter() {
-		return (long) (this.random.nextDouble() * (this.settings.interval().toMillis() / 4));
+	private long jitter(String group, long waitMillis) {
+		double share = this.jitters.computeIfAbsent(group, (key) -> this.random.nextDouble());
+		return (long) (share * (waitMillis / 4));
 	}
 
 	/**
@@ -470,6 +471,9 @@ final class AssignmentRealigner {
 		facts.put("realignments", rebalances(leadership.groupId()));
 		if (leadership.fallback() != null) {
 			facts.put("zoneAwareFallback", leadership.fallback());
+		}
+		if (leadership.settling()) {
+			facts.put("stickySettling", true);
 		}
 		return facts;
 	}

@@ -246,7 +246,9 @@ class AssignmentRealignerTests {
 		this.leaderships.put("client-a", new Leadership(below.groupId(), below.clientId(), below.generation(),
 				below.metadataMaxAge(), below.balance(), below.members(), null, 0, true));
 		Subject leader = subject("client-a");
-		this.realigner.check(List.of(leader), (subject) -> view(1, 0));
+		assertThat(this.realigner.check(List.of(leader), (subject) -> view(1, 0)).get("orders"))
+			.containsEntry("stickySettling", true)
+			.doesNotContainKeys("leaderZonePartitionsAllowed", "nextRealignment");
 		for (int refresh = 0; refresh < 60; refresh++) {
 			checkAfter(Duration.ofMinutes(1), leader, view(1, 0));
 		}
@@ -332,8 +334,8 @@ class AssignmentRealignerTests {
 	}
 
 	@Test
-	void aJitterDelaysEachRealignmentByUpToAQuarterOfTheInterval() {
-		// its nextDouble() is 0.5: an eighth of the interval, 75 s
+	void aJitterDelaysTheFirstRealignmentByUpToAQuarterOfTheGraceAndLaterOnesOfTheInterval() {
+		// its nextDouble() is 0.5: an eighth of the grace, 15 s, then of the interval, 75 s
 		RandomGenerator half = new RandomGenerator() {
 
 			@Override
@@ -353,7 +355,7 @@ class AssignmentRealignerTests {
 		this.leaderships.put("client-a", leadership(Set.of(T0), Set.of(T1)));
 		List<Subject> leader = List.of(subject("client-a"));
 		jittered.check(leader, (subject) -> view(1, 0));
-		this.clock.advance(Duration.ofMillis(194_999));
+		this.clock.advance(Duration.ofMillis(134_999));
 		jittered.check(leader, (subject) -> view(1, 0));
 		assertThat(this.rebalances).as("within the grace and the jitter").hasValue(0);
 		this.clock.advance(Duration.ofMillis(1));
