@@ -668,8 +668,9 @@ public class FollowerFetchProperties {
 		/**
 		 * How long a group's assignment may stay below what the current leaders allow
 		 * before it is rebalanced, and at least the leading consumer's metadata.max.age.ms,
-		 * the age of the leaders its assignor goes by. Covers leader elections and broker
-		 * restarts, after which leaders often return by themselves.
+		 * the age of the leaders its assignor goes by, lengthened by a random jitter of up
+		 * to a quarter of it. Covers leader elections and broker restarts, after which
+		 * leaders often return by themselves.
 		 */
 		private Duration realignGrace = Duration.ofMinutes(2);
 
