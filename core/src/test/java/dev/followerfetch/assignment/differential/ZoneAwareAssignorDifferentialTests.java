@@ -132,12 +132,9 @@ class ZoneAwareAssignorDifferentialTests {
 				member("consumer-2", "az-b", List.of("t1", "t2")), member("consumer-3", "az-c", List.of())),
 				List.of(), 0);
 		Rebalances group = new Rebalances(ConsumerSetup.withStarter(strategy.getName()), "nothing");
-		group.enter(phase);
-		Wire wire = group.join();
-		GroupAssignment kafka = group.setup()
-			.wrapped(group.leaderConfig())
-			.assign(metadata, Differential.unwrapped(wire.received()));
-		GroupAssignment zoneAware = group.leader().assign(metadata, wire.received());
+		Both both = Both.assign(group, phase);
+		GroupAssignment kafka = both.kafka();
+		GroupAssignment zoneAware = both.zoneAware();
 		assertThat(Differential.assigned(kafka)).hasSize(7);
 		assertThat(Differential.assigned(zoneAware)).as("what the zone-aware assignor assigns, %s",
 				zoneAware.groupAssignment()).containsExactlyInAnyOrderElementsOf(Differential.assigned(kafka));
@@ -194,13 +191,10 @@ class ZoneAwareAssignorDifferentialTests {
 				member("consumer-3", "az-c", List.of("t1"))), List.of(), 0);
 		Rebalances group = new Rebalances(ConsumerSetup.withStarter(CooperativeStickyAssignor.class.getName()),
 				"hostile");
-		group.enter(phase);
-		Wire wire = group.join();
-		GroupAssignment kafka = group.setup()
-			.wrapped(group.leaderConfig())
-			.assign(metadata, Differential.unwrapped(wire.received()));
-		GroupAssignment zoneAware = group.leader().assign(metadata, wire.received());
-		group.sync(wire, zoneAware);
+		Both both = Both.assign(group, phase);
+		GroupAssignment kafka = both.kafka();
+		GroupAssignment zoneAware = both.zoneAware();
+		group.sync(both.wire(), zoneAware);
 		assertThat(Differential.assigned(zoneAware)).containsExactlyInAnyOrderElementsOf(Differential.assigned(kafka));
 		String kept = ZoneAwareAssignor.leaderships()
 			.get(group.leaderClientId())
@@ -238,6 +232,24 @@ class ZoneAwareAssignorDifferentialTests {
 			}
 		});
 		return new Cluster("differential-named", BROKERS, infos, Set.of(), Set.of());
+	}
+
+	/**
+	 * One join of a group, assigned by Kafka's wrapped strategy and by the zone-aware
+	 * leader on the same wire input.
+	 */
+	private record Both(Wire wire, GroupAssignment kafka, GroupAssignment zoneAware) {
+
+		static Both assign(Rebalances group, Phase phase) {
+			group.enter(phase);
+			Wire wire = group.join();
+			Cluster metadata = group.metadata();
+			GroupAssignment kafka = group.setup()
+				.wrapped(group.leaderConfig())
+				.assign(metadata, Differential.unwrapped(wire.received()));
+			return new Both(wire, kafka, group.leader().assign(metadata, wire.received()));
+		}
+
 	}
 
 }
