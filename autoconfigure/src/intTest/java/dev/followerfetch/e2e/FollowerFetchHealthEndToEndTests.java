@@ -28,6 +28,7 @@ import java.util.function.Predicate;
 
 import dev.followerfetch.BootApis;
 import dev.followerfetch.observation.FollowerFetchState;
+import dev.followerfetch.observation.ReadLocalityMonitor;
 import dev.followerfetch.test.MultiZoneKafkaExtension;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.json.JsonParserFactory;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -225,6 +227,38 @@ class FollowerFetchHealthEndToEndTests {
 			.run();
 		this.contexts.add(context);
 		return context;
+	}
+
+	@Test
+	void aRefreshAsksTheBrokersOnlyWhatMayHaveChangedCountedByTheBrokers() {
+		ConfigurableApplicationContext context = start("orders", "follower-fetch.rack=az-b",
+				"follower-fetch.observation.refresh-interval=1h");
+		consumeAll(context);
+		ReadLocalityMonitor monitor = context.getBean(ReadLocalityMonitor.class);
+		await().atMost(TIMEOUT)
+			.until(monitor::refresh, (snapshot) -> snapshot.listeners().size() == 2 && snapshot.all()
+				.stream()
+				.allMatch((consumer) -> "zone-aware".equals(consumer.assignment()) && consumer.partitions() == 6));
+		Map<String, Long> before = BrokerRequests.count();
+		for (int i = 0; i < 10; i++) {
+			monitor.refresh();
+		}
+		Map<String, Long> during = BrokerRequests.since(before);
+		assertThat(during.getOrDefault("DescribeGroups", 0L) + during.getOrDefault("ConsumerGroupDescribe", 0L))
+			.as("groups described in 10 refreshes without a rebalance: %s", during)
+			.isZero();
+		assertThat(during.get("DescribeConfigs"))
+			.as("brokers asked for their configuration in 10 refreshes, az-b having one: %s", during)
+			.isEqualTo(10);
+		assertThat(monitor.snapshot().all()).allSatisfy(
+				(consumer) -> assertThat(consumer.assignment()).isEqualTo("zone-aware"));
+		Map<String, Long> beforeRebalance = BrokerRequests.count();
+		context.getBean(KafkaListenerEndpointRegistry.class).getListenerContainer("analytics").enforceRebalance();
+		await("the group described after its rebalance").atMost(TIMEOUT).until(() -> {
+			monitor.refresh();
+			Map<String, Long> since = BrokerRequests.since(beforeRebalance);
+			return since.getOrDefault("DescribeGroups", 0L) + since.getOrDefault("ConsumerGroupDescribe", 0L) > 0;
+		});
 	}
 
 	private static void consumeAll(ConfigurableApplicationContext context) {

@@ -32,15 +32,22 @@ import org.jspecify.annotations.Nullable;
  * @param answered partitions the client has processed a fetch answer for (their
  * {@code records-lag} metric exists)
  * @param received the {@code incoming-byte-total} counter of each broker connection
+ * @param rebalances the rebalances the client completed in its group
+ * ({@code rebalance-total}), or -1 when it does not say
  * @author follower-fetch authors
  */
 record ClientMetrics(String clientId, Map<TopicPartition, Integer> readReplicas, Set<TopicPartition> answered,
-		List<NodeTotal> received) {
+		List<NodeTotal> received, long rebalances) {
 
 	ClientMetrics {
 		readReplicas = Map.copyOf(readReplicas);
 		answered = Set.copyOf(answered);
 		received = List.copyOf(received);
+	}
+
+	ClientMetrics(String clientId, Map<TopicPartition, Integer> readReplicas, Set<TopicPartition> answered,
+			List<NodeTotal> received) {
+		this(clientId, readReplicas, answered, received, -1);
 	}
 
 	/**

@@ -23,7 +23,9 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
@@ -73,6 +75,10 @@ final class ClusterInspector implements AutoCloseable {
 
 	private final Map<Integer, String> lastKnownRacks = new ConcurrentHashMap<>();
 
+	private final GroupAssignors groupAssignors = new GroupAssignors();
+
+	private final BrokerSelectors brokerSelectors = new BrokerSelectors(System::nanoTime, new SplittableRandom());
+
 	private @Nullable ShareGroupMembers shareGroupMembers;
 
 	private @Nullable Admin admin;
@@ -86,20 +92,23 @@ final class ClusterInspector implements AutoCloseable {
 	}
 
 	ClusterView inspect(Collection<String> topics) throws Exception {
-		return inspect(topics, List.of(), Set.of());
+		return inspect(topics, Map.of(), Set.of(), null);
 	}
 
 	/**
 	 * Read the cluster's facts for some topics, consumer groups and share consumers.
 	 * @param topics the topics whose placement to read
-	 * @param groups the consumer groups whose assignor to read
+	 * @param groups the consumer groups whose assignor to read, with what this application
+	 * sees of their rebalances: a group is described again only when they changed
 	 * @param shareClients the client ids of share consumers whose share group membership
 	 * to read, with the placement of the partitions assigned to them
+	 * @param zone this application's zone, whose brokers are asked for their selector at
+	 * every inspection (which also tells whether they can be reached), or {@code null}
 	 * @return the view
 	 * @throws Exception when the brokers cannot be read within the timeout
 	 */
-	ClusterView inspect(Collection<String> topics, Collection<String> groups, Set<String> shareClients)
-			throws Exception {
+	ClusterView inspect(Collection<String> topics, Map<String, GroupAssignors.Rebalances> groups,
+			Set<String> shareClients, @Nullable String zone) throws Exception {
 		Admin client = admin();
 		int millis = (int) this.timeout.toMillis();
 		Map<String, ClusterView.ShareMember> shareMembers = shareMembers(client, shareClients, millis);
@@ -118,7 +127,7 @@ final class ClusterInspector implements AutoCloseable {
 				this.lastKnownRacks.put(node.id(), node.rack());
 			}
 		});
-		Selectors selectors = selectors(client, racks.keySet(), millis);
+		Selectors selectors = selectors(client, nodes, zone, millis);
 		Map<TopicPartition, ClusterView.Placement> partitions = new HashMap<>();
 		Map<String, String> topicProblems = new TreeMap<>();
 		if (!topics.isEmpty()) {
@@ -148,8 +157,9 @@ final class ClusterInspector implements AutoCloseable {
 			}
 		}
 		addStoppedReplicas(racks, partitions.values());
+		describeGroups(client, groups, millis);
 		return new ClusterView(racks, selectors.selectors(), selectors.problem(), partitions, topicProblems,
-				selectors.unreachable(), groups(client, groups, millis), shareMembers);
+				selectors.unreachable(), this.groupAssignors.assignors(), shareMembers);
 	}
 
 	/**
@@ -170,32 +180,33 @@ final class ClusterInspector implements AutoCloseable {
 	}
 
 	/**
-	 * Which assignor each group is assigned by: one describe request per group
-	 * coordinator. A group that cannot be described (not found yet, no {@code DESCRIBE}
-	 * on it, a coordinator moving) is left out: its assignment is unknown this refresh.
+	 * Describe the groups whose assignor may have changed since they were last described:
+	 * one request per group coordinator. A group that cannot be described (not found yet,
+	 * no {@code DESCRIBE} on it, a coordinator moving) keeps what it said before.
 	 */
-	private static Map<String, ClusterView.GroupAssignor> groups(Admin client, Collection<String> groupIds,
-			int millis) throws InterruptedException {
-		if (groupIds.isEmpty()) {
-			return Map.of();
+	private void describeGroups(Admin client, Map<String, GroupAssignors.Rebalances> groups, int millis)
+			throws InterruptedException {
+		Set<String> describe = this.groupAssignors.toDescribe(groups);
+		if (describe.isEmpty()) {
+			return;
 		}
 		Map<String, KafkaFuture<ConsumerGroupDescription>> described = client
-			.describeConsumerGroups(groupIds, new DescribeConsumerGroupsOptions().timeoutMs(millis))
+			.describeConsumerGroups(describe, new DescribeConsumerGroupsOptions().timeoutMs(millis))
 			.describedGroups();
 		long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-		Map<String, ClusterView.GroupAssignor> groups = new TreeMap<>();
 		for (Map.Entry<String, KafkaFuture<ConsumerGroupDescription>> entry : described.entrySet()) {
+			ClusterView.GroupAssignor assignor = null;
 			try {
 				ConsumerGroupDescription group = entry.getValue()
 					.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-				groups.put(entry.getKey(), new ClusterView.GroupAssignor(group.type() == GroupType.CONSUMER,
-						(group.partitionAssignor() != null) ? group.partitionAssignor() : ""));
+				assignor = new ClusterView.GroupAssignor(group.type() == GroupType.CONSUMER,
+						(group.partitionAssignor() != null) ? group.partitionAssignor() : "");
 			}
 			catch (ExecutionException | TimeoutException ex) {
 				// unknown this refresh
 			}
+			this.groupAssignors.described(entry.getKey(), Objects.requireNonNull(groups.get(entry.getKey())), assignor);
 		}
-		return groups;
 	}
 
 	/**
@@ -213,40 +224,57 @@ final class ClusterInspector implements AutoCloseable {
 	}
 
 	/**
-	 * Ask every broker for its {@code replica.selector.class}. Each request goes to that
-	 * broker itself, so a broker that does not answer in time or fails with a retriable
-	 * error (the connection failed) is one this application cannot reach; a refusal (no
-	 * {@code DESCRIBE_CONFIGS}) is only a problem.
+	 * Ask the brokers {@link BrokerSelectors} names for their
+	 * {@code replica.selector.class}. Each request goes to that broker itself, so a broker
+	 * that does not answer in time or fails with a retriable error (the connection failed)
+	 * is one this application cannot reach; a refusal (no {@code DESCRIBE_CONFIGS}) is only
+	 * a problem.
 	 */
-	private static Selectors selectors(Admin client, Set<Integer> brokerIds, int millis) throws InterruptedException {
-		List<ConfigResource> resources = new ArrayList<>();
-		brokerIds.forEach((id) -> resources.add(new ConfigResource(ConfigResource.Type.BROKER, String.valueOf(id))));
-		Map<ConfigResource, KafkaFuture<Config>> configs = client
-			.describeConfigs(resources, new DescribeConfigsOptions().timeoutMs(millis))
-			.values();
-		long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-		Map<Integer, ClusterView.Selector> selectors = new HashMap<>();
+	private Selectors selectors(Admin client, Collection<Node> nodes, @Nullable String zone, int millis)
+			throws InterruptedException {
+		Set<Integer> ask = this.brokerSelectors.toAsk(nodes, zone);
 		Map<Integer, String> unreachable = new TreeMap<>();
-		Map<Integer, String> problems = new TreeMap<>();
-		for (Map.Entry<ConfigResource, KafkaFuture<Config>> entry : configs.entrySet()) {
-			Integer broker = Integer.valueOf(entry.getKey().name());
-			try {
-				ConfigEntry selector = entry.getValue()
-					.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)
-					.get(SELECTOR_CONFIG);
-				String className = (selector != null && selector.value() != null && !selector.value().isBlank())
-						? selector.value() : null;
-				selectors.put(broker, new ClusterView.Selector(className, isRackAware(className)));
-			}
-			catch (ExecutionException ex) {
-				Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
-				((cause instanceof RetriableException) ? unreachable : problems).put(broker, describe(cause));
-			}
-			catch (TimeoutException ex) {
-				unreachable.put(broker, "no answer within " + millis + " ms");
+		if (!ask.isEmpty()) {
+			List<ConfigResource> resources = new ArrayList<>();
+			ask.forEach((id) -> resources.add(new ConfigResource(ConfigResource.Type.BROKER, String.valueOf(id))));
+			Map<ConfigResource, KafkaFuture<Config>> configs = client
+				.describeConfigs(resources, new DescribeConfigsOptions().timeoutMs(millis))
+				.values();
+			Map<Integer, Node> byId = new HashMap<>();
+			nodes.forEach((node) -> byId.put(node.id(), node));
+			long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+			for (Map.Entry<ConfigResource, KafkaFuture<Config>> entry : configs.entrySet()) {
+				Node broker = Objects.requireNonNull(byId.get(Integer.valueOf(entry.getKey().name())));
+				try {
+					ConfigEntry selector = entry.getValue()
+						.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)
+						.get(SELECTOR_CONFIG);
+					String className = (selector != null && selector.value() != null && !selector.value().isBlank())
+							? selector.value() : null;
+					this.brokerSelectors.answered(broker, new ClusterView.Selector(className, isRackAware(className)),
+							null);
+				}
+				catch (ExecutionException ex) {
+					Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
+					if (cause instanceof RetriableException) {
+						unreachable.put(broker.id(), describe(cause));
+					}
+					else {
+						this.brokerSelectors.answered(broker, null, describe(cause));
+					}
+				}
+				catch (TimeoutException ex) {
+					unreachable.put(broker.id(), "no answer within " + millis + " ms");
+				}
 			}
 		}
-		return new Selectors(selectors, unreachable, problem(problems, brokerIds.size()));
+		Set<Integer> ids = new TreeSet<>();
+		nodes.forEach((node) -> ids.add(node.id()));
+		Map<Integer, String> problems = this.brokerSelectors.refusals(ids);
+		problems.keySet().removeAll(unreachable.keySet());
+		Map<Integer, ClusterView.Selector> selectors = this.brokerSelectors.selectors(ids);
+		selectors.keySet().removeAll(unreachable.keySet());
+		return new Selectors(selectors, unreachable, problem(problems, ids.size()));
 	}
 
 	private static @Nullable String problem(Map<Integer, String> problems, int brokers) {

@@ -58,6 +58,10 @@ final class ConsumerMetricsReader {
 
 	private static final String NODE_GROUP = "consumer-node-metrics";
 
+	private static final String COORDINATOR_GROUP = "consumer-coordinator-metrics";
+
+	private static final String REBALANCES = "rebalance-total";
+
 	private static final String SHARE_GROUP_PREFIX = "consumer-share";
 
 	private static final String READ_REPLICA = "preferred-read-replica";
@@ -97,6 +101,9 @@ final class ConsumerMetricsReader {
 			}
 			else if (name.group().equals(NODE_GROUP) && name.name().equals(INCOMING_BYTES)) {
 				client.nodeTotal(name.tags().get("node-id"), metric.metricValue(), metric);
+			}
+			else if (name.group().equals(COORDINATOR_GROUP) && name.name().equals(REBALANCES)) {
+				client.rebalances(metric.metricValue());
 			}
 		}));
 		Map<String, ClientMetrics> built = new LinkedHashMap<>();
@@ -157,6 +164,10 @@ final class ConsumerMetricsReader {
 					Builder client = clients.computeIfAbsent(clientId, (id) -> new Builder());
 					client.nodeTotal(unquote(name.getKeyProperty("node-id")),
 							server.getAttribute(name, INCOMING_BYTES), null);
+				}
+				else if (type.equals(COORDINATOR_GROUP)) {
+					clients.computeIfAbsent(clientId, (id) -> new Builder())
+						.rebalances(server.getAttribute(name, REBALANCES));
 				}
 			}
 			catch (JMException | RuntimeException ex) {
@@ -239,6 +250,8 @@ final class ConsumerMetricsReader {
 
 		private @Nullable Object counter;
 
+		private long rebalances = -1;
+
 		void fetchMetric(TopicPartition tp, String name, Object value) {
 			if (name.equals(READ_REPLICA) && value instanceof Number replica) {
 				this.readReplicas.put(tp, replica.intValue());
@@ -252,6 +265,12 @@ final class ConsumerMetricsReader {
 			if (value instanceof Number total) {
 				NodeIds.brokerId(node)
 					.ifPresent((brokerId) -> this.received.add(new NodeTotal(brokerId, total.doubleValue(), counter)));
+			}
+		}
+
+		void rebalances(@Nullable Object value) {
+			if (value instanceof Number total) {
+				this.rebalances = total.longValue();
 			}
 		}
 
@@ -272,7 +291,7 @@ final class ConsumerMetricsReader {
 			List<NodeTotal> received = (this.counter != null) ? this.received.stream()
 				.map((total) -> new NodeTotal(total.brokerId(), total.total(), this.counter))
 				.toList() : this.received;
-			return new ClientMetrics(clientId, this.readReplicas, this.answered, received);
+			return new ClientMetrics(clientId, this.readReplicas, this.answered, received, this.rebalances);
 		}
 
 	}

@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
@@ -42,6 +43,7 @@ import java.util.function.Supplier;
 import dev.followerfetch.ClientRack;
 import dev.followerfetch.InvalidSettingException;
 import dev.followerfetch.Policy;
+import dev.followerfetch.assignment.AssignmentStrategy;
 import dev.followerfetch.assignment.ZoneAwareAssignor;
 import dev.followerfetch.assignment.ZoneAwareAssignor.Leadership;
 import dev.followerfetch.detection.DetectedRack;
@@ -245,7 +247,7 @@ public final class ReadLocalityMonitor {
 			String name = this.inspectors.clusterOf(inspector);
 			ClusterView view = inspect(inspector, subjects,
 					inspector.equals(producerCluster) ? producerTopics : Set.of(),
-					(name == null && byCluster.size() > 1) ? Problem.KAFKA_ADMIN : name, problems);
+					(name == null && byCluster.size() > 1) ? Problem.KAFKA_ADMIN : name, rack, problems);
 			ClusterView known = (view != null) ? view : ClusterView.UNKNOWN;
 			List<Subject> withShares = subjects.stream()
 				.map((subject) -> (subject.consumer().kind() == ConsumerKind.SHARE)
@@ -312,15 +314,11 @@ public final class ReadLocalityMonitor {
 	 * read when the brokers do not answer.
 	 */
 	private @Nullable ClusterView inspect(ClusterInspector inspector, List<Subject> subjects,
-			Set<String> producerTopics, @Nullable String cluster, List<Problem> problems) {
+			Set<String> producerTopics, @Nullable String cluster, @Nullable String zone, List<Problem> problems) {
 		Set<String> topics = new TreeSet<>(producerTopics);
-		Set<String> groups = new TreeSet<>();
 		Set<String> shareClients = new TreeSet<>();
 		subjects.forEach((subject) -> {
 			subject.assigned().forEach((tp) -> topics.add(tp.topic()));
-			if (subject.consumer().group() != null) {
-				groups.add(subject.consumer().group());
-			}
 			if (subject.consumer().kind() == ConsumerKind.SHARE) {
 				shareClients.add(subject.consumer().name());
 			}
@@ -331,7 +329,7 @@ public final class ReadLocalityMonitor {
 		}
 		ClusterView view;
 		try {
-			view = inspector.inspect(topics, groups, shareClients);
+			view = inspector.inspect(topics, rebalances(subjects), shareClients, zone);
 			this.lastViews.put(inspector, view);
 		}
 		catch (InterruptedException ex) {
@@ -356,6 +354,34 @@ public final class ReadLocalityMonitor {
 		}
 		view.topicProblems().forEach((topic, problem) -> problems.add(Problem.topicNotFound(cluster, topic, problem)));
 		return view;
+	}
+
+	/**
+	 * The classic-protocol consumer groups of some consumers, with what their clients say
+	 * of the group's rebalances: the brokers assign the consumer protocol's groups, and a
+	 * share group has no assignor to name.
+	 */
+	static Map<String, GroupAssignors.Rebalances> rebalances(List<Subject> subjects) {
+		Map<String, Set<String>> clientIds = new TreeMap<>();
+		Map<String, Long> totals = new HashMap<>();
+		subjects.forEach((subject) -> {
+			String group = subject.consumer().group();
+			if (group == null || subject.consumer().kind() == ConsumerKind.SHARE
+					|| AssignmentStrategy.usesConsumerProtocol(subject.consumer().config())) {
+				return;
+			}
+			Set<String> ids = clientIds.computeIfAbsent(group, (key) -> new TreeSet<>());
+			subject.clients().forEach((client) -> {
+				if (client.rebalances() >= 0) {
+					ids.add(client.clientId());
+					totals.merge(group, client.rebalances(), Long::sum);
+				}
+			});
+		});
+		Map<String, GroupAssignors.Rebalances> rebalances = new TreeMap<>();
+		clientIds.forEach((group, ids) -> rebalances.put(group,
+				new GroupAssignors.Rebalances(ids, totals.getOrDefault(group, 0L))));
+		return rebalances;
 	}
 
 	/**
