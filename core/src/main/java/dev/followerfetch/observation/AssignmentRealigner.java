@@ -148,6 +148,13 @@ final class AssignmentRealigner {
 	private final FallbackCounts fallbacks = new FallbackCounts();
 
 	/**
+	 * What the rule allowed each group at the last refresh: rerun only when a rebalance or
+	 * a leader's move changed its input (a refresh of 50 groups of 1,200 partitions would
+	 * otherwise rerun 50 rules, each with its own budget).
+	 */
+	private final Map<String, Allowed> lastAllowed = new HashMap<>();
+
+	/**
 	 * A realigner without jitter: every wait exact.
 	 * @param leaderships the groups this application's consumers led, by client id
 	 * @param settings how to realign
@@ -223,7 +230,7 @@ final class AssignmentRealigner {
 				// a group whose last rebalance fell back would fall back again, and a sticky strategy still
 				// settling would undo a realignment: nothing to compare
 				allowed = (leadership.fallback() == null && !leadership.settling())
-						? this.rule.allowed(leadership, partitions) : null;
+						? allowed(group, leadership, partitions) : null;
 			}
 			catch (RuntimeException | StackOverflowError | OutOfMemoryError ex) {
 				if (this.ruleFailures.add(group)) {
@@ -276,9 +283,21 @@ final class AssignmentRealigner {
 		this.belowSince.keySet().retainAll(seen);
 		this.jitters.keySet().retainAll(seen);
 		this.ruleFailures.retainAll(ledGroups);
+		this.lastAllowed.keySet().retainAll(ledGroups);
 		this.unjudged.keySet().retainAll(ledGroups);
 		this.unraised.keySet().retainAll(ledGroups);
 		return details;
+	}
+
+	private Locality allowed(String group, Leadership leadership, List<Partition> partitions) {
+		Allowed last = this.lastAllowed.get(group);
+		if (last != null && last.leadership() == leadership && last.partitions().equals(partitions)) {
+			return last.allowed();
+		}
+		this.lastAllowed.remove(group);
+		Locality allowed = this.rule.allowed(leadership, partitions);
+		this.lastAllowed.put(group, new Allowed(leadership, partitions, allowed));
+		return allowed;
 	}
 
 	/**
@@ -657,6 +676,13 @@ final class AssignmentRealigner {
 	}
 
 	private record Counted(String group, long count) {
+
+	}
+
+	/**
+	 * What the rule allowed a group, with its input.
+	 */
+	private record Allowed(Leadership leadership, List<Partition> partitions, Locality allowed) {
 
 	}
 

@@ -374,6 +374,28 @@ class AssignmentRealignerTests {
 	}
 
 	@Test
+	void theRuleRunsAgainOnlyWhenARebalanceOrALeadersMoveChangedItsInput() {
+		AtomicInteger calls = new AtomicInteger();
+		AssignmentRealigner counting = new AssignmentRealigner(() -> this.leaderships,
+				new AssignmentRealigner.Settings(true, Duration.ofSeconds(120), Duration.ofMinutes(10)), this.clock,
+				() -> 0L, (leadership, partitions) -> {
+					calls.incrementAndGet();
+					return new Locality(2, 2, 2);
+				});
+		this.leaderships.put("client-a", leadership(Set.of(T0), Set.of(T1)));
+		List<Subject> leader = List.of(subject("client-a"));
+		for (int refresh = 0; refresh < 5; refresh++) {
+			counting.check(leader, (subject) -> view(0, 1));
+		}
+		assertThat(calls).as("five refreshes of one input").hasValue(1);
+		counting.check(leader, (subject) -> view(1, 0));
+		assertThat(calls).as("after the leaders moved").hasValue(2);
+		this.leaderships.put("client-a", leadership(8, Set.of(T0), Set.of(T1)));
+		counting.check(leader, (subject) -> view(1, 0));
+		assertThat(calls).as("after a rebalance").hasValue(3);
+	}
+
+	@Test
 	void aRuleThatFailsSkipsItsGroupWithoutEscapingTheCheck() {
 		AtomicInteger payments = new AtomicInteger();
 		List<Throwable> failures = List.of(new IllegalArgumentException("a bug"), new StackOverflowError(),
