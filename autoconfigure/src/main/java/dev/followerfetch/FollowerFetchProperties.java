@@ -552,7 +552,9 @@ public class FollowerFetchProperties {
 		/**
 		 * Time between two refreshes of the read-locality snapshot that health and metrics
 		 * report. Each refresh reads the consumers' own metrics and asks the brokers for
-		 * their racks, selectors and partition placement.
+		 * their racks, selectors and partition placement. The first refresh comes a random
+		 * part of it after start-up; a snapshot no refresh replaced for two intervals and
+		 * the timeout reads STALE.
 		 */
 		private Duration refreshInterval = Duration.ofSeconds(30);
 
@@ -575,6 +577,13 @@ public class FollowerFetchProperties {
 		 * fallbacks).
 		 */
 		private int maxListedPartitions = 20;
+
+		/**
+		 * Most topics listed per producer factory in health details, and described at the
+		 * brokers at each refresh: the most recently written. A producer's metrics keep
+		 * every topic it has ever written to.
+		 */
+		private int maxListedTopics = 20;
 
 		/**
 		 * Whether consumers found in JMX that no listener, Kafka Streams application or
@@ -615,6 +624,14 @@ public class FollowerFetchProperties {
 
 		public void setMaxListedPartitions(int maxListedPartitions) {
 			this.maxListedPartitions = maxListedPartitions;
+		}
+
+		public int getMaxListedTopics() {
+			return this.maxListedTopics;
+		}
+
+		public void setMaxListedTopics(int maxListedTopics) {
+			this.maxListedTopics = maxListedTopics;
 		}
 
 		public boolean isOtherConsumers() {
@@ -719,7 +736,7 @@ public class FollowerFetchProperties {
 	public static class Health {
 
 		/**
-		 * Health status reported for a degraded state (NO_RACK, RACK_MISMATCH,
+		 * Health status reported for a degraded state (STALE, NO_RACK, RACK_MISMATCH,
 		 * SELECTOR_DISABLED, UNREACHABLE, LAGGING, FALLBACK, UNCOVERED). UNKNOWN leaves
 		 * the application's overall status, liveness and readiness alone. A status code,
 		 * as in management.endpoint.health.status.order, so that a custom status works.

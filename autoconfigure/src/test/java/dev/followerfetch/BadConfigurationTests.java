@@ -184,6 +184,13 @@ class BadConfigurationTests {
 	}
 
 	@Test
+	void aNegativeMaxListedTopicsFails() {
+		assertFailure("follower-fetch.observation.max-listed-topics=-1")
+			.contains("Invalid value '-1' for configuration property 'follower-fetch.observation.max-listed-topics'")
+			.contains("Must be zero or more.");
+	}
+
+	@Test
 	void aBlankDegradedStatusFailsNamingStatusCodes() {
 		assertFailure("follower-fetch.health.degraded-status= ")
 			.contains("for configuration property 'follower-fetch.health.degraded-status'")

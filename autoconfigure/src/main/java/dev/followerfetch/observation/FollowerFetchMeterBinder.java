@@ -44,7 +44,8 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * {@code KafkaMetrics} removes the meters of metrics that went away; other and share
  * consumers are named by client id, so at most {@value #MAX_OTHER_CONSUMERS} of them have
  * meters at a time. Bytes each
- * producer factory sent to either side, at most {@value #MAX_PRODUCERS} factories. The
+ * producer factory sent to either side, at most {@value #MAX_PRODUCERS} factories at a
+ * time, removed when the monitor no longer lists the factory (its bean destroyed). The
  * rebalances this application's consumers led whose assignment kept the zone-aware
  * assignor's wrapped strategy's own, per consumer group, from the group's first
  * appearance, at most {@value #MAX_GROUPS} groups.
@@ -69,7 +70,7 @@ final class FollowerFetchMeterBinder implements MeterBinder {
 
 	private final Set<String> bound = ConcurrentHashMap.newKeySet();
 
-	private final Set<String> boundProducers = ConcurrentHashMap.newKeySet();
+	private final Map<String, List<Registered>> producerMeters = new ConcurrentHashMap<>();
 
 	private final Set<String> boundGroups = ConcurrentHashMap.newKeySet();
 
@@ -98,6 +99,7 @@ final class FollowerFetchMeterBinder implements MeterBinder {
 
 	synchronized void bindListeners(FollowerFetchSnapshot snapshot) {
 		removeGone();
+		removeGoneProducers();
 		bindProducers(snapshot);
 		bindFallbacks();
 		for (ConsumerReads reads : snapshot.all()) {
@@ -156,27 +158,41 @@ final class FollowerFetchMeterBinder implements MeterBinder {
 
 	private void bindProducers(FollowerFetchSnapshot snapshot) {
 		for (String name : snapshot.producers().keySet()) {
-			if (!this.boundProducers.contains(name)) {
-				if (this.boundProducers.size() >= MAX_PRODUCERS) {
-					continue;
-				}
-				this.boundProducers.add(name);
+			if (!this.producerMeters.containsKey(name) && this.producerMeters.size() >= MAX_PRODUCERS) {
+				continue;
 			}
+			List<Registered> meters = this.producerMeters.computeIfAbsent(name, (key) -> new ArrayList<>());
 			for (MeterRegistry registry : this.registries) {
-				if (!this.bound.add("producer:" + name + "@" + System.identityHashCode(registry))) {
+				if (!this.bound.add(producerKey(name) + "@" + System.identityHashCode(registry))) {
 					continue;
 				}
 				for (boolean local : new boolean[] { true, false }) {
-					FunctionCounter
+					meters.add(new Registered(registry, FunctionCounter
 						.builder("follower.fetch.produced.bytes", this.monitor,
 								(monitor) -> monitor.producedBytes(name, local))
 						.description("Bytes producers sent to partition leaders in this zone (local) or another (remote)")
 						.baseUnit(BaseUnits.BYTES)
 						.tags("producer", name, "zone", local ? "local" : "remote")
-						.register(registry);
+						.register(registry)));
 				}
 			}
 		}
+	}
+
+	private void removeGoneProducers() {
+		for (Iterator<Map.Entry<String, List<Registered>>> entries = this.producerMeters.entrySet().iterator(); entries
+			.hasNext();) {
+			Map.Entry<String, List<Registered>> entry = entries.next();
+			if (!this.monitor.listsProducer(entry.getKey())) {
+				entry.getValue().forEach((registered) -> registered.registry().remove(registered.meter()));
+				this.bound.removeIf((key) -> key.startsWith(producerKey(entry.getKey()) + "@"));
+				entries.remove();
+			}
+		}
+	}
+
+	private static String producerKey(String name) {
+		return "producer:" + name;
 	}
 
 	private void bindFallbacks() {

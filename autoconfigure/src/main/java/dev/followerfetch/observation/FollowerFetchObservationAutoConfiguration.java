@@ -108,7 +108,8 @@ public final class FollowerFetchObservationAutoConfiguration {
 					observation.getFallbackGrace(), observation.getTimeout(), observation.getMaxListedPartitions(),
 					properties.getPolicy().getDefault(),
 					new AssignmentRealigner.Settings(assignment.isEnabled() && assignment.isRealign(),
-							assignment.getRealignGrace(), assignment.getRealignInterval())));
+							assignment.getRealignGrace(), assignment.getRealignInterval()),
+					observation.getMaxListedTopics()));
 			OtherConsumers others = observation.isOtherConsumers()
 					? otherConsumers(properties, decider, configured) : null;
 			return new ReadLocalityMonitor(detectedRack::getObject, () -> sources.orderedStream().toList(), others,

@@ -31,7 +31,7 @@ import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.beans.factory.config.DestructionAwareBeanPostProcessor;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.core.ProducerFactory;
 
@@ -40,11 +40,12 @@ import org.springframework.kafka.core.ProducerFactory;
  * {@link ProducerFactory} bean, and to the factory of every {@link KafkaTemplate} bean, for
  * the producers it creates and closes, since they are created lazily on first send. A
  * factory is named by its bean name (or its template's), so the names are bounded by the
- * application's beans.
+ * application's beans, and forgotten when that bean is destroyed: the next refresh no
+ * longer lists it, and its meters go.
  *
  * @author follower-fetch authors
  */
-final class ObservedProducers implements BeanPostProcessor {
+final class ObservedProducers implements DestructionAwareBeanPostProcessor {
 
 	private final ObjectProvider<ClientRackDecider> decider;
 
@@ -63,6 +64,38 @@ final class ObservedProducers implements BeanPostProcessor {
 			track(template.getProducerFactory(), beanName);
 		}
 		return bean;
+	}
+
+	@Override
+	public void postProcessBeforeDestruction(Object bean, String beanName) {
+		if (bean instanceof ProducerFactory<?, ?> factory) {
+			forget(factory, beanName);
+		}
+		else if (bean instanceof KafkaTemplate<?, ?> template && template.getProducerFactory() != null) {
+			forget(template.getProducerFactory(), beanName);
+		}
+	}
+
+	@Override
+	public boolean requiresDestruction(Object bean) {
+		return bean instanceof ProducerFactory<?, ?> || bean instanceof KafkaTemplate<?, ?>;
+	}
+
+	/**
+	 * Stop listening to a factory tracked under this bean's name: a template's
+	 * destruction leaves alone a factory that is a bean of its own.
+	 */
+	@SuppressWarnings({ "rawtypes", "unchecked" })
+	private void forget(ProducerFactory<?, ?> factory, String name) {
+		Tracked tracked;
+		synchronized (this.factories) {
+			tracked = this.factories.get(factory);
+			if (tracked == null || !tracked.name.equals(name)) {
+				return;
+			}
+			this.factories.remove(factory);
+		}
+		((ProducerFactory) factory).removeListener(tracked);
 	}
 
 	@SuppressWarnings({ "rawtypes", "unchecked" })

@@ -19,6 +19,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.followerfetch.BootApis;
 import dev.followerfetch.Policy;
@@ -73,6 +74,46 @@ class FollowerFetchObservationAutoConfigurationTests {
 				List::of, inspectors, settings, Clock.systemUTC());
 		this.contextRunner.withBean(ReadLocalityMonitor.class, () -> own)
 			.run((context) -> assertThat(context).getBean(ReadLocalityMonitor.class).isSameAs(own));
+	}
+
+	@Test
+	void theHealthShowsASnapshotNoRefreshReplacedAsStaleWithTheLastRefreshErrorUntilARefreshWorks() {
+		MovableClock clock = new MovableClock();
+		AtomicBoolean failing = new AtomicBoolean(true);
+		ClusterInspectors inspectors = new ClusterInspectors(() -> Map.of("bootstrap.servers", "127.0.0.1:9"),
+				Duration.ofMillis(300));
+		ReadLocalityMonitor.MonitorSettings settings = new ReadLocalityMonitor.MonitorSettings(Duration.ofSeconds(30),
+				Duration.ZERO, Duration.ofMillis(300), 20, Policy.LOCALITY);
+		ReadLocalityMonitor own = new ReadLocalityMonitor(() -> DetectedRack.of("az-b", "own"), () -> {
+			if (failing.get()) {
+				throw new NoClassDefFoundError("org/apache/kafka/clients/admin/Admin");
+			}
+			return List.of();
+		}, null, List::of, inspectors, settings, clock);
+		this.contextRunner.withBean(ReadLocalityMonitor.class, () -> own)
+			.withPropertyValues("follower-fetch.health.degraded-status=OUT_OF_SERVICE")
+			.run((context) -> {
+				own.refresh();
+				clock.advance(settings.staleAfter());
+				assertThat(BootApis.health(context).details()).containsEntry("state", "STARTING");
+				clock.advance(Duration.ofMillis(1));
+				BootApis.HealthReading stale = BootApis.health(context);
+				assertThat(stale.status()).isEqualTo("OUT_OF_SERVICE");
+				assertThat(stale.details()).containsEntry("state", "STALE")
+					.containsEntry("lastState", "STARTING")
+					.containsEntry("lastRefreshError", "NoClassDefFoundError: org/apache/kafka/clients/admin/Admin")
+					.containsEntry("updatedAt", own.snapshot().takenAt().toString());
+				MeterRegistry registry = new SimpleMeterRegistry();
+				context.getBean(FollowerFetchMeterBinder.class).bindTo(registry);
+				assertThat(registry.get("follower.fetch.state").tag("state", "STALE").gauge().value()).isOne();
+				assertThat(registry.get("follower.fetch.state").tag("state", "STARTING").gauge().value()).isZero();
+				failing.set(false);
+				own.refresh();
+				assertThat(BootApis.health(context).details()).containsEntry("state", "STARTING")
+					.doesNotContainKeys("lastState", "lastRefreshError")
+					.containsEntry("updatedAt", clock.instant().toString());
+				assertThat(registry.get("follower.fetch.state").tag("state", "STALE").gauge().value()).isZero();
+			});
 	}
 
 	@Test

@@ -24,6 +24,14 @@ package dev.followerfetch.observation;
 public enum FollowerFetchState {
 
 	/**
+	 * No refresh has produced a snapshot for longer than two refresh intervals and the
+	 * timeout: refreshes fail or hang, so the last snapshot no longer says what the
+	 * application reads. Whatever that snapshot's state was, this one is shown until a
+	 * refresh works.
+	 */
+	STALE(true),
+
+	/**
 	 * No rack was found, so consumers read from partition leaders.
 	 */
 	NO_RACK(true),

@@ -15,9 +15,13 @@
  */
 package dev.followerfetch.observation;
 
+import java.util.Collection;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 
 import dev.followerfetch.policy.ConsumerKind;
 
@@ -35,6 +39,14 @@ public final class HealthDetails {
 	 */
 	public static final String SHARE_NOTE = "share groups fetch from the leaders: KIP-932 has no follower fetching";
 
+	/**
+	 * How many consumers the sections by client id ({@code otherConsumers},
+	 * {@code shareConsumers}) list at most, as many as have meters: client ids can be
+	 * generated. The rest are counted in {@code otherConsumersNotListed} and
+	 * {@code shareConsumersNotListed}.
+	 */
+	public static final int MAX_LISTED_CLIENTS = 100;
+
 	private static final Map<ConsumerKind, String> SECTIONS = Map.of(ConsumerKind.LISTENER, "listeners",
 			ConsumerKind.STREAMS, "streams", ConsumerKind.BINDING, "bindings", ConsumerKind.OTHER, "otherConsumers",
 			ConsumerKind.SHARE, "shareConsumers");
@@ -50,6 +62,16 @@ public final class HealthDetails {
 	public static Map<String, Object> of(FollowerFetchSnapshot snapshot) {
 		Map<String, Object> details = new LinkedHashMap<>();
 		details.put("state", snapshot.state().name());
+		FollowerFetchSnapshot.Stale stale = snapshot.stale();
+		if (stale != null) {
+			details.put("lastState", stale.lastState().name());
+			if (stale.lastRefreshError() != null) {
+				details.put("lastRefreshError", stale.lastRefreshError());
+			}
+			if (stale.refreshRunningSince() != null) {
+				details.put("refreshRunningSince", stale.refreshRunningSince().toString());
+			}
+		}
 		if (snapshot.rack() != null) {
 			details.put("rack", snapshot.rack());
 			details.put("source", Objects.requireNonNullElse(snapshot.source(), "unknown"));
@@ -62,9 +84,14 @@ public final class HealthDetails {
 		for (ConsumerKind kind : ConsumerKind.values()) {
 			Map<String, ConsumerReads> reads = snapshot.of(kind);
 			if (kind == ConsumerKind.LISTENER || !reads.isEmpty()) {
+				String name = Objects.requireNonNull(SECTIONS.get(kind));
+				Collection<ConsumerReads> listed = byClientId(kind) ? listed(reads.values()) : reads.values();
 				Map<String, Object> section = new LinkedHashMap<>();
-				reads.forEach((name, consumerReads) -> section.put(name, details(consumerReads)));
-				details.put(Objects.requireNonNull(SECTIONS.get(kind)), section);
+				listed.forEach((consumerReads) -> section.put(consumerReads.name(), details(consumerReads)));
+				details.put(name, section);
+				if (listed.size() < reads.size()) {
+					details.put(name + "NotListed", reads.size() - listed.size());
+				}
 			}
 		}
 		if (!snapshot.producers().isEmpty()) {
@@ -79,6 +106,31 @@ public final class HealthDetails {
 		return details;
 	}
 
+	private static boolean byClientId(ConsumerKind kind) {
+		return kind == ConsumerKind.OTHER || kind == ConsumerKind.SHARE;
+	}
+
+	/**
+	 * At most {@link #MAX_LISTED_CLIENTS} consumers: those the state is about first (with
+	 * partitions in a degraded condition), then by name.
+	 */
+	private static Collection<ConsumerReads> listed(Collection<ConsumerReads> reads) {
+		if (reads.size() <= MAX_LISTED_CLIENTS) {
+			return reads;
+		}
+		Set<ConsumerReads> listed = new TreeSet<>(Comparator.comparing(ConsumerReads::name));
+		reads.stream()
+			.sorted(Comparator.comparing((ConsumerReads read) -> !degraded(read)).thenComparing(ConsumerReads::name))
+			.limit(MAX_LISTED_CLIENTS)
+			.forEach(listed::add);
+		return listed;
+	}
+
+	private static boolean degraded(ConsumerReads reads) {
+		return !reads.uncoveredPartitions().isEmpty() || !reads.fallbackPartitions().isEmpty()
+				|| !reads.laggingPartitions().isEmpty() || !reads.unreachablePartitions().isEmpty();
+	}
+
 	private static Map<String, Object> details(ProducerWrites writes) {
 		Map<String, Object> details = new LinkedHashMap<>();
 		details.put("clientIds", writes.clientIds());
@@ -86,6 +138,9 @@ public final class HealthDetails {
 		details.put("localBytes", writes.localBytes());
 		details.put("remoteBytes", writes.remoteBytes());
 		details.put("topics", writes.topics());
+		if (writes.topicsNotListed() > 0) {
+			details.put("topicsNotListed", writes.topicsNotListed());
+		}
 		details.put("partitions", writes.partitions());
 		details.put("keylessPartitions", writes.keylessPartitions());
 		details.put("keylessPartitionShare", Math.round(writes.keylessPartitionShare() * 1000) / 1000.0);

@@ -15,6 +15,7 @@
  */
 package dev.followerfetch.observation;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -27,17 +28,44 @@ import dev.followerfetch.observation.ProducerMetricsReader.ProducerClient;
  * @param name the factory's bean name, or its template's
  * @param rackAware whether its producers partition records without a key by rack
  * @param clients what each live producer reports
+ * @param topics the topics its producers have written to that are listed, and described
+ * at the brokers
+ * @param topicsNotListed how many topics its producers have written to are not listed
  * @author follower-fetch authors
  */
-record ObservedProducer(String name, boolean rackAware, List<ProducerClient> clients) {
+record ObservedProducer(String name, boolean rackAware, List<ProducerClient> clients, Set<String> topics,
+		int topicsNotListed) {
+
+	ObservedProducer {
+		topics = Collections.unmodifiableSet(new TreeSet<>(topics));
+	}
 
 	/**
-	 * The topics its producers have written to.
-	 * @return the topics, sorted
+	 * A producer factory with every topic its producers have written to listed.
+	 * @param name the factory's bean name, or its template's
+	 * @param rackAware whether its producers partition records without a key by rack
+	 * @param clients what each live producer reports
 	 */
-	Set<String> topics() {
+	ObservedProducer(String name, boolean rackAware, List<ProducerClient> clients) {
+		this(name, rackAware, clients, written(clients), 0);
+	}
+
+	/**
+	 * This producer factory with only some of the topics its producers have written to
+	 * listed.
+	 * @param listed the topics listed
+	 * @return the producer factory with those topics
+	 */
+	ObservedProducer listing(Set<String> listed) {
+		Set<String> written = written(this.clients);
+		written.retainAll(listed);
+		return new ObservedProducer(this.name, this.rackAware, this.clients, written,
+				written(this.clients).size() - written.size());
+	}
+
+	private static Set<String> written(List<ProducerClient> clients) {
 		Set<String> topics = new TreeSet<>();
-		this.clients.forEach((client) -> topics.addAll(client.topics()));
+		clients.forEach((client) -> topics.addAll(client.topics()));
 		return topics;
 	}
 

@@ -19,7 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
+import java.util.TreeMap;
 
 import dev.followerfetch.observation.ClientMetrics.NodeTotal;
 import org.apache.kafka.common.Metric;
@@ -46,7 +46,7 @@ final class ProducerMetricsReader {
 	static ProducerClient read(Map<MetricName, ? extends Metric> metrics) {
 		String clientId = null;
 		List<NodeTotal> sent = new ArrayList<>();
-		Set<String> topics = new TreeSet<>();
+		Map<String, Double> topics = new TreeMap<>();
 		for (Map.Entry<MetricName, ? extends Metric> entry : metrics.entrySet()) {
 			MetricName name = entry.getKey();
 			if (clientId == null) {
@@ -60,7 +60,7 @@ final class ProducerMetricsReader {
 			else if (TOPIC_GROUP.equals(name.group()) && "record-send-total".equals(name.name())
 					&& name.tags().get("topic") != null && entry.getValue().metricValue() instanceof Number records
 					&& records.doubleValue() > 0) {
-				topics.add(name.tags().get("topic"));
+				topics.merge(name.tags().get("topic"), records.doubleValue(), Double::sum);
 			}
 		}
 		return new ProducerClient((clientId != null) ? clientId : "unknown", sent, topics);
@@ -71,9 +71,18 @@ final class ProducerMetricsReader {
 	 *
 	 * @param clientId the client id
 	 * @param sent bytes sent to each broker since the client started
-	 * @param topics topics it has sent records to
+	 * @param topicRecords the records it has sent to each topic, for the topics it has
+	 * sent records to
 	 */
-	record ProducerClient(String clientId, List<NodeTotal> sent, Set<String> topics) {
+	record ProducerClient(String clientId, List<NodeTotal> sent, Map<String, Double> topicRecords) {
+
+		/**
+		 * The topics it has sent records to.
+		 * @return the topics
+		 */
+		Set<String> topics() {
+			return this.topicRecords.keySet();
+		}
 
 		ClientMetrics asClientMetrics() {
 			return new ClientMetrics(this.clientId, Map.of(), Set.of(), this.sent);

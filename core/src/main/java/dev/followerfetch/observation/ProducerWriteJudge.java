@@ -51,7 +51,25 @@ final class ProducerWriteJudge {
 			}
 		}
 		return new ProducerWrites(producer.name(), clientIds, producer.rackAware(), totals.local(), totals.remote(),
-				List.copyOf(topics), partitions, producer.rackAware() ? ledHere : partitions);
+				List.copyOf(topics), partitions, producer.rackAware() ? ledHere : partitions, producer.topicsNotListed());
+	}
+
+	/**
+	 * Forget the producer factories not listed any more, so that their totals do not
+	 * outlive them.
+	 * @param listed the names of the factories listed now
+	 */
+	void retain(Set<String> listed) {
+		this.sentBytes.retain(listed);
+	}
+
+	/**
+	 * Whether one producer factory's totals are kept: it was counted and is still listed.
+	 * @param producer the producer factory's name
+	 * @return {@code true} when its totals are kept
+	 */
+	boolean counts(String producer) {
+		return this.sentBytes.counts(producer);
 	}
 
 	double total(String producer, boolean local) {

@@ -27,18 +27,38 @@ import java.util.List;
  * led in this zone ({@code partitioner.rack.aware} in effect)
  * @param localBytes bytes sent to brokers in this zone since start-up
  * @param remoteBytes bytes sent to brokers in other zones since start-up
- * @param topics topics its producers have sent records to
+ * @param topics topics its producers have sent records to, sorted; when there are more
+ * than the bound, the most recently written of them
  * @param partitions partitions of those topics
  * @param keylessPartitions partitions a record without a key may go to: those led in this
  * zone when rack-aware, else all
+ * @param topicsNotListed how many more topics its producers have sent records to, left
+ * out of {@code topics} (and of the partition counts) to keep the list bounded
  * @author follower-fetch authors
  */
 public record ProducerWrites(String name, List<String> clientIds, boolean rackAware, long localBytes,
-		long remoteBytes, List<String> topics, int partitions, int keylessPartitions) {
+		long remoteBytes, List<String> topics, int partitions, int keylessPartitions, int topicsNotListed) {
 
 	public ProducerWrites {
 		clientIds = List.copyOf(clientIds);
 		topics = List.copyOf(topics);
+	}
+
+	/**
+	 * Where one producer factory's producers write, every topic listed.
+	 * @param name the producer factory's bean name, or its template's
+	 * @param clientIds the client ids of its live producers
+	 * @param rackAware whether its producers send records without a key only to
+	 * partitions led in this zone
+	 * @param localBytes bytes sent to brokers in this zone since start-up
+	 * @param remoteBytes bytes sent to brokers in other zones since start-up
+	 * @param topics topics its producers have sent records to
+	 * @param partitions partitions of those topics
+	 * @param keylessPartitions partitions a record without a key may go to
+	 */
+	public ProducerWrites(String name, List<String> clientIds, boolean rackAware, long localBytes, long remoteBytes,
+			List<String> topics, int partitions, int keylessPartitions) {
+		this(name, clientIds, rackAware, localBytes, remoteBytes, topics, partitions, keylessPartitions, 0);
 	}
 
 	/**

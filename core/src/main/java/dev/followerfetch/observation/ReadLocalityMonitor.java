@@ -39,6 +39,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import java.util.random.RandomGenerator;
 
 import dev.followerfetch.ClientRack;
 import dev.followerfetch.InvalidSettingException;
@@ -102,6 +103,18 @@ public final class ReadLocalityMonitor {
 
 	private final Clock clock;
 
+	private final ProducerTopics producerTopics = new ProducerTopics();
+
+	private volatile @Nullable Instant startedAt;
+
+	private volatile @Nullable Instant replacedAt;
+
+	private volatile @Nullable Instant refreshRunningSince;
+
+	private volatile @Nullable String lastRefreshError;
+
+	private volatile @Nullable StaleView staleView;
+
 	ReadLocalityMonitor(Supplier<DetectedRack> detectedRack, Supplier<List<ObservedConsumers>> sources,
 			@Nullable OtherConsumers others, Supplier<List<ObservedProducer>> producers, ClusterInspectors inspectors,
 			MonitorSettings settings, Clock clock) {
@@ -129,11 +142,32 @@ public final class ReadLocalityMonitor {
 	}
 
 	/**
-	 * The last snapshot taken.
+	 * The last snapshot taken, as it reads now: {@link FollowerFetchState#STALE} once no
+	 * refresh has replaced it for {@link MonitorSettings#staleAfter()} since it was stored
+	 * (or since the last {@link #start()}, when that is later), by this monitor's clock.
+	 * Judged here, when it is read, because a refresh that hangs runs nothing that could
+	 * mark it; the health contributor, the meters and every other reader get it from here.
 	 * @return the snapshot, never {@code null}
 	 */
 	public FollowerFetchSnapshot snapshot() {
-		return this.snapshot;
+		FollowerFetchSnapshot last = this.snapshot;
+		Instant since = latest(latest(last.takenAt(), this.replacedAt), this.startedAt);
+		if (Duration.between(since, this.clock.instant()).compareTo(this.settings.staleAfter()) <= 0) {
+			return last;
+		}
+		FollowerFetchSnapshot.Stale why = new FollowerFetchSnapshot.Stale(last.state(), this.lastRefreshError,
+				this.refreshRunningSince);
+		StaleView view = this.staleView;
+		if (view == null || view.of() != last || !view.stale().equals(why)) {
+			view = new StaleView(last, why, last.stale(why));
+			this.staleView = view;
+			this.stateLog.stale(view.snapshot());
+		}
+		return view.snapshot();
+	}
+
+	private static Instant latest(Instant one, @Nullable Instant other) {
+		return (other != null && other.isAfter(one)) ? other : one;
 	}
 
 	/**
@@ -159,6 +193,16 @@ public final class ReadLocalityMonitor {
 	 */
 	public boolean lists(ConsumerKind kind, String name) {
 		return this.builder.lists(kind, name);
+	}
+
+	/**
+	 * Whether one producer factory was listed at the last refresh: a factory is listed
+	 * until it is destroyed.
+	 * @param producer the producer factory's name
+	 * @return {@code true} while it is listed
+	 */
+	public boolean listsProducer(String producer) {
+		return this.builder.listsProducer(producer);
 	}
 
 	/**
@@ -196,18 +240,28 @@ public final class ReadLocalityMonitor {
 
 	/**
 	 * Take a snapshot now. Called by the background refresher.
-	 * @return the new snapshot
+	 * @return the new snapshot, or the last one, as {@link #snapshot()} reads it, when
+	 * this refresh failed
 	 */
 	public synchronized FollowerFetchSnapshot refresh() {
+		this.refreshRunningSince = this.clock.instant();
 		try {
-			this.snapshot = take();
+			FollowerFetchSnapshot taken = take();
+			// before the snapshot: a reader that sees the new snapshot sees when it was stored
+			this.replacedAt = this.clock.instant();
+			this.snapshot = taken;
+			this.lastRefreshError = null;
 			this.stateLog.refreshed(this.snapshot);
 			this.refreshListeners.forEach((listener) -> listener.accept(this.snapshot));
 		}
 		catch (RuntimeException | LinkageError | StackOverflowError | OutOfMemoryError ex) {
+			this.lastRefreshError = FailureText.of(ex);
 			this.stateLog.refreshFailed(ex, this.snapshot);
 		}
-		return this.snapshot;
+		finally {
+			this.refreshRunningSince = null;
+		}
+		return snapshot();
 	}
 
 	void onRefresh(Consumer<FollowerFetchSnapshot> listener) {
@@ -224,7 +278,8 @@ public final class ReadLocalityMonitor {
 		if (this.others != null) {
 			all.addAll(this.others.find(all, problems));
 		}
-		List<ObservedProducer> producers = this.producers.get();
+		List<ObservedProducer> producers = this.producerTopics.bound(this.producers.get(), readAt,
+				this.settings.maxListedTopics());
 		Map<ClusterInspector, List<Subject>> byCluster = new LinkedHashMap<>();
 		if (all.isEmpty()) {
 			problems.add(Problem.of(Problem.Kind.NO_CONSUMER));
@@ -385,8 +440,9 @@ public final class ReadLocalityMonitor {
 	}
 
 	/**
-	 * Start refreshing in the background, the first refresh at once. Does nothing when
-	 * running.
+	 * Start refreshing in the background, the first refresh after a random part of the
+	 * refresh interval, so that the instances of a deployment started together do not
+	 * refresh together. Does nothing when running.
 	 */
 	public void start() {
 		synchronized (this.lifecycle) {
@@ -400,8 +456,20 @@ public final class ReadLocalityMonitor {
 				return thread;
 			});
 			this.scheduler = executor;
-			schedule(executor, 0);
+			this.startedAt = this.clock.instant();
+			schedule(executor, firstDelay(this.settings.refreshInterval(), ThreadLocalRandom.current()));
 		}
+	}
+
+	/**
+	 * The time to the first refresh after a start.
+	 * @param interval the refresh interval
+	 * @param random where the part of it comes from
+	 * @return milliseconds, uniform in [0, interval)
+	 */
+	static long firstDelay(Duration interval, RandomGenerator random) {
+		long millis = interval.toMillis();
+		return (millis > 0) ? random.nextLong(millis) : 0;
 	}
 
 	private void schedule(ScheduledExecutorService executor, long delayMillis) {
@@ -469,9 +537,16 @@ public final class ReadLocalityMonitor {
 	 * @param defaultPolicy the policy of consumers that say nothing, which decides whether
 	 * the rack matters while there is no consumer
 	 * @param realign how zone-aware assignments are kept in step with the leaders
+	 * @param maxListedTopics how many topics of each producer factory are listed, and
+	 * described at the brokers, at most
 	 */
 	record MonitorSettings(Duration refreshInterval, Duration fallbackGrace, Duration timeout,
-			int maxListedPartitions, Policy defaultPolicy, AssignmentRealigner.Settings realign) {
+			int maxListedPartitions, Policy defaultPolicy, AssignmentRealigner.Settings realign, int maxListedTopics) {
+
+		/**
+		 * The default of {@code follower-fetch.observation.max-listed-topics}.
+		 */
+		static final int MAX_LISTED_TOPICS = 20;
 
 		/**
 		 * Check the settings.
@@ -488,6 +563,16 @@ public final class ReadLocalityMonitor {
 				throw new InvalidSettingException("follower-fetch.observation.max-listed-partitions",
 						maxListedPartitions, "Must be zero or more.");
 			}
+			if (maxListedTopics < 0) {
+				throw new InvalidSettingException("follower-fetch.observation.max-listed-topics", maxListedTopics,
+						"Must be zero or more.");
+			}
+		}
+
+		MonitorSettings(Duration refreshInterval, Duration fallbackGrace, Duration timeout, int maxListedPartitions,
+				Policy defaultPolicy, AssignmentRealigner.Settings realign) {
+			this(refreshInterval, fallbackGrace, timeout, maxListedPartitions, defaultPolicy, realign,
+					MAX_LISTED_TOPICS);
 		}
 
 		MonitorSettings(Duration refreshInterval, Duration fallbackGrace, Duration timeout, int maxListedPartitions,
@@ -495,6 +580,31 @@ public final class ReadLocalityMonitor {
 			this(refreshInterval, fallbackGrace, timeout, maxListedPartitions, defaultPolicy,
 					new AssignmentRealigner.Settings(false, Duration.ZERO, Duration.ZERO));
 		}
+
+		/**
+		 * How long a snapshot may go unreplaced before it reads
+		 * {@link FollowerFetchState#STALE}: two refresh intervals and the timeout. A working
+		 * monitor replaces a snapshot within an interval (and its jitter) and the time the
+		 * next refresh takes, a few calls to the brokers each bounded by the timeout: by
+		 * then, a refresh that should have replaced it failed or hangs.
+		 * @return the age
+		 */
+		Duration staleAfter() {
+			return this.refreshInterval.multipliedBy(2).plus(this.timeout);
+		}
+
+	}
+
+	/**
+	 * The stale reading of one snapshot, kept so that the meters' many reads of a stale
+	 * snapshot share one copy.
+	 *
+	 * @param of the snapshot a refresh took
+	 * @param stale why it is stale
+	 * @param snapshot how it reads
+	 */
+	private record StaleView(FollowerFetchSnapshot of, FollowerFetchSnapshot.Stale stale,
+			FollowerFetchSnapshot snapshot) {
 
 	}
 

@@ -94,6 +94,8 @@ final class SnapshotBuilder {
 			.flatMap((cluster) -> cluster.subjects().stream())
 			.map((subject) -> new ConsumerKey(subject.consumer().kind(), subject.consumer().name()))
 			.collect(Collectors.toSet()));
+		this.producerJudge
+			.retain(reading.producers().stream().map(ObservedProducer::name).collect(Collectors.toSet()));
 		List<ClusterReading> read = reading.clusters().stream().filter((cluster) -> cluster.view() != null).toList();
 		if (read.isEmpty()) {
 			boolean locality = ReadLocalityJudge.readsWithLocality(reading.clusters()
@@ -168,6 +170,16 @@ final class SnapshotBuilder {
 	 */
 	boolean lists(ConsumerKind kind, String name) {
 		return this.receivedBytes.counts(new ConsumerKey(kind, name));
+	}
+
+	/**
+	 * Whether one producer factory was listed at the last refresh (and counted since it
+	 * appeared): the meters of a factory that is not are removed.
+	 * @param producer the producer factory's name
+	 * @return {@code true} while the factory is listed
+	 */
+	boolean listsProducer(String producer) {
+		return this.producerJudge.counts(producer);
 	}
 
 	/**

@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
@@ -34,6 +35,8 @@ import org.slf4j.LoggerFactory;
  * or fails differently, and one INFO when it works again. A degraded state counts as left
  * only after {@value #CLEAN_REFRESHES_TO_LEAVE} refreshes in a row without one, so a state
  * that flaps (LAGGING, ACTIVE, LAGGING during a network partition) is logged once.
+ * {@link FollowerFetchState#STALE} is entered by the read that finds the snapshot too old
+ * (no refresh runs to find it) and left like the other degraded states.
  *
  * @author follower-fetch authors
  */
@@ -79,12 +82,13 @@ final class StateLog {
 	 * @param kept the snapshot the health contributor and the meters keep showing
 	 */
 	synchronized void refreshFailed(Throwable ex, FollowerFetchSnapshot kept) {
-		String failure = ClusterInspector.describe(ex);
+		String failure = FailureText.of(ex);
 		this.failedRefreshes++;
 		if (!failure.equals(this.refreshFailure)) {
 			logger.warn("follower-fetch could not refresh its read-locality snapshot (" + failure
 					+ "): the health contributor and the meters show the snapshot taken at " + kept.takenAt()
-					+ " until a refresh works");
+					+ " until a refresh works, as STALE once no refresh has replaced it for two refresh intervals "
+					+ "and the timeout");
 		}
 		if (logger.isDebugEnabled()) {
 			logger.debug("follower-fetch refresh failure", ex);
@@ -121,18 +125,19 @@ final class StateLog {
 		this.unreachable = now;
 	}
 
+	/**
+	 * Take note of a snapshot a reader found {@link FollowerFetchState#STALE}: no refresh
+	 * runs to log it, so the read that finds it does, once until a refresh works again.
+	 * @param stale the stale snapshot
+	 */
+	synchronized void stale(FollowerFetchSnapshot stale) {
+		degraded(stale);
+	}
+
 	private void state(FollowerFetchSnapshot snapshot) {
 		FollowerFetchState state = snapshot.state();
 		if (state.isDegraded()) {
-			this.cleanRefreshes = 0;
-			if (state != this.logged) {
-				logger.warn("follower-fetch state " + state + " (was " + this.logged + "): " + cause(snapshot)
-						+ ". Fix: " + fix(state));
-				if (!this.logged.isDegraded()) {
-					this.degradedSince = snapshot.takenAt();
-				}
-				this.logged = state;
-			}
+			degraded(snapshot);
 			return;
 		}
 		if (this.logged.isDegraded() && ++this.cleanRefreshes < CLEAN_REFRESHES_TO_LEAVE) {
@@ -145,6 +150,19 @@ final class StateLog {
 		}
 		this.cleanRefreshes = 0;
 		this.logged = state;
+	}
+
+	private void degraded(FollowerFetchSnapshot snapshot) {
+		FollowerFetchState state = snapshot.state();
+		this.cleanRefreshes = 0;
+		if (state != this.logged) {
+			logger.warn("follower-fetch state " + state + " (was " + this.logged + "): " + cause(snapshot)
+					+ ". Fix: " + fix(state));
+			if (!this.logged.isDegraded()) {
+				this.degradedSince = snapshot.takenAt();
+			}
+			this.logged = state;
+		}
 	}
 
 	private static String cause(FollowerFetchSnapshot snapshot) {
@@ -168,8 +186,19 @@ final class StateLog {
 			case UNCOVERED -> "consumers the starter did not configure read partitions that have an in-sync "
 					+ "replica in " + snapshot.rack() + " across zones: "
 					+ partitions(snapshot, ConsumerReads::uncoveredPartitions);
+			case STALE -> staleCause(snapshot);
 			default -> snapshot.state().name();
 		};
+	}
+
+	private static String staleCause(FollowerFetchSnapshot snapshot) {
+		FollowerFetchSnapshot.Stale why = Objects.requireNonNull(snapshot.stale());
+		String refreshes = (why.lastRefreshError() != null) ? "the last refresh failed (" + why.lastRefreshError() + ")"
+				: (why.refreshRunningSince() != null)
+						? "the refresh started at " + why.refreshRunningSince() + " has not finished"
+						: "no refresh ran since (the monitor is stopped, or its thread is gone)";
+		return "no refresh has replaced the read-locality snapshot taken at " + snapshot.takenAt() + " (state "
+				+ why.lastState() + ") for two refresh intervals and the timeout: " + refreshes;
 	}
 
 	/**
@@ -197,6 +226,9 @@ final class StateLog {
 			case UNCOVERED -> "configure the consumer through ClientRackDecider.configure(ConsumerKind.OTHER, "
 					+ "clientId, config), or set client.rack=\"\" in its configuration (or "
 					+ "follower-fetch.policy.consumers.<client-id>=freshness) to keep it on the leaders";
+			case STALE -> "read the WARN 'could not refresh its read-locality snapshot' logged before this line; when "
+					+ "there is none, a thread dump shows where the follower-fetch-monitor thread is stuck. The state "
+					+ "is judged again at the first refresh that works";
 			default -> "nothing";
 		};
 	}

@@ -22,13 +22,13 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 
 /**
- * A clock that stands still until a test moves it.
+ * A clock that stands still until a test moves it, from any thread.
  *
  * @author follower-fetch authors
  */
 final class MovableClock extends Clock {
 
-	private Instant now = Instant.parse("2026-12-01T00:00:00Z");
+	private volatile Instant now = Instant.parse("2026-12-01T00:00:00Z");
 
 	void advance(Duration duration) {
 		this.now = this.now.plus(duration);

@@ -24,6 +24,7 @@ import dev.followerfetch.Policy;
 import dev.followerfetch.observation.ClientMetrics.NodeTotal;
 import dev.followerfetch.observation.ClusterView.Placement;
 import dev.followerfetch.observation.ClusterView.Selector;
+import dev.followerfetch.observation.ProducerMetricsReader.ProducerClient;
 import dev.followerfetch.observation.ReadLocalityJudge.Subject;
 import dev.followerfetch.observation.SnapshotBuilder.ClusterReading;
 import dev.followerfetch.observation.SnapshotBuilder.Reading;
@@ -145,6 +146,22 @@ class SnapshotBuilderTests {
 	}
 
 	@Test
+	void aProducerFactoryNoLongerListedIsForgottenAndCountsFromZeroWhenItComesBack() {
+		ObservedProducer orders = new ObservedProducer("orders", false, List.of(new ProducerClient("producer-1",
+				List.of(new NodeTotal(1, 1000, 1L), new NodeTotal(0, 300, 1L)), Map.of("t", 10.0))));
+		ObservedProducer audit = new ObservedProducer("audit", false, List.of());
+		FollowerFetchSnapshot snapshot = produce(orders, audit);
+		assertThat(snapshot.producers().get("orders").topics()).containsExactly("t");
+		assertThat(snapshot.producers().get("orders").partitions()).isEqualTo(3);
+		assertThat(this.builder.listsProducer("orders")).isTrue();
+		assertThat(this.builder.sentBytes("orders", true)).isEqualTo(1000);
+		produce(audit);
+		assertThat(this.builder.listsProducer("orders")).isFalse();
+		assertThat(this.builder.listsProducer("audit")).isTrue();
+		assertThat(this.builder.sentBytes("orders", true)).isZero();
+	}
+
+	@Test
 	void aClusterThatNeverAnsweredLeavesTheApplicationStartingWithWhatWentWrong() {
 		Problem timedOut = Problem.brokersUnreachable(null, "TimeoutException: timed out");
 		Reading reading = new Reading("az-b", "property",
@@ -205,6 +222,11 @@ class SnapshotBuilderTests {
 				"KafkaAdmin: org.apache.kafka.common.replica.RackAwareReplicaSelector on brokers [0, 1, 2] | orders: "
 						+ "default (LeaderSelector) on brokers [0]");
 		assertThat(snapshot.brokerRacks()).containsExactly("az-a", "az-b", "az-c");
+	}
+
+	private FollowerFetchSnapshot produce(ObservedProducer... producers) {
+		return this.builder.build(new Reading("az-b", "property", List.of(new ClusterReading(null, VIEW, List.of(), true)),
+				List.of(producers), List.of(), Map.of()));
 	}
 
 	private FollowerFetchSnapshot build(Subject... subjects) {

@@ -156,6 +156,38 @@ class StateLogTests {
 	}
 
 	@Test
+	void aStaleSnapshotIsLoggedOnceByTheReadThatFindsItAndLeftAfterTwoRefreshesThatWork(CapturedOutput output) {
+		FollowerFetchSnapshot active = snapshot(FollowerFetchState.ACTIVE);
+		this.log.refreshed(active);
+		this.log.refreshFailed(new NoClassDefFoundError("org/example/Gone"), active);
+		FollowerFetchSnapshot stale = active
+			.stale(new FollowerFetchSnapshot.Stale(FollowerFetchState.ACTIVE, "NoClassDefFoundError: org/example/Gone", null));
+		this.log.stale(stale);
+		this.log.stale(stale);
+		assertThat(lines(output, "follower-fetch state")).singleElement()
+			.asString()
+			.contains("WARN")
+			.contains("follower-fetch state STALE (was ACTIVE): no refresh has replaced the read-locality snapshot taken "
+					+ "at 2026-01-01T00:00:00Z (state ACTIVE) for two refresh intervals and the timeout: the last refresh "
+					+ "failed (NoClassDefFoundError: org/example/Gone). Fix: " + StateLog.fix(FollowerFetchState.STALE));
+		this.log.refreshed(snapshot(FollowerFetchState.ACTIVE));
+		assertThat(lines(output, "no longer")).isEmpty();
+		this.log.refreshed(snapshot(FollowerFetchState.ACTIVE));
+		assertThat(lines(output, "no longer")).singleElement()
+			.asString()
+			.contains("follower-fetch state ACTIVE, no longer STALE (degraded for 20 s, 2 refreshes in a row without it)");
+	}
+
+	@Test
+	void aFailureIsLoggedInOneLineWithoutControlCharacters(CapturedOutput output) {
+		this.log.refreshFailed(new IllegalStateException("bad\u001b[31m\r\nnews"), snapshot(FollowerFetchState.ACTIVE));
+		assertThat(lines(output, "could not refresh")).singleElement()
+			.asString()
+			.contains("(IllegalStateException: bad[31m news)");
+		assertThat(output.getOut()).doesNotContain("\u001b");
+	}
+
+	@Test
 	void everyFixIsWordForWordInTheTroubleshootingGuide() throws IOException {
 		String guide = Files.readString(Path.of("../docs/troubleshooting.md"));
 		Arrays.stream(FollowerFetchState.values())
