@@ -475,8 +475,8 @@ public class FollowerFetchProperties {
 		 * Longest time a consumer keeps reading from the follower a leader chose for it
 		 * before it asks the leader again, applied as the consumer's metadata.max.age.ms
 		 * where the application sets none. Bounds how long a consumer stays on a follower
-		 * that stopped replicating or lost its replica. Zero leaves Kafka's own default of
-		 * 5 minutes.
+		 * that stopped replicating while it still answers; costs one metadata request per
+		 * consumer per lease. Zero leaves Kafka's own default of 5 minutes.
 		 */
 		private Duration replicaLease = Duration.ofSeconds(30);
 
