@@ -38,7 +38,6 @@ import java.util.stream.Collectors;
 import dev.followerfetch.ClientRack;
 import dev.followerfetch.Policy;
 import dev.followerfetch.assignment.ZoneAwareAssignment.Balance;
-import dev.followerfetch.assignment.ZoneAwareAssignment.Budget;
 import dev.followerfetch.assignment.ZoneAwareAssignment.Locality;
 import dev.followerfetch.assignment.ZoneAwareAssignment.Member;
 import dev.followerfetch.assignment.ZoneAwareAssignment.Partition;
@@ -293,7 +292,7 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 				target = ruled;
 				handed = handedOver;
 			}
-			catch (ZoneAwareAssignment.OverBudgetException ex) {
+			catch (OverBudgetException ex) {
 				fallback = fallBack("budget", "the zone-aware rule would exceed its budget (" + ex.getMessage() + "; "
 						+ MAX_EDGES_CONFIG + ", " + MAX_TIME_CONFIG + ")", null);
 			}

@@ -32,7 +32,6 @@ import java.util.stream.Collectors;
 
 import dev.followerfetch.Policy;
 import dev.followerfetch.assignment.ZoneAwareAssignment.Balance;
-import dev.followerfetch.assignment.ZoneAwareAssignment.Budget;
 import dev.followerfetch.assignment.ZoneAwareAssignment.Member;
 import dev.followerfetch.assignment.ZoneAwareAssignment.Partition;
 import net.jqwik.api.Arbitraries;

@@ -26,10 +26,8 @@ import java.util.stream.IntStream;
 
 import dev.followerfetch.Policy;
 import dev.followerfetch.assignment.ZoneAwareAssignment.Balance;
-import dev.followerfetch.assignment.ZoneAwareAssignment.Budget;
 import dev.followerfetch.assignment.ZoneAwareAssignment.Locality;
 import dev.followerfetch.assignment.ZoneAwareAssignment.Member;
-import dev.followerfetch.assignment.ZoneAwareAssignment.OverBudgetException;
 import dev.followerfetch.assignment.ZoneAwareAssignment.Partition;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
