@@ -41,7 +41,8 @@ import org.springframework.kafka.listener.AbstractMessageListenerContainer;
  * Applies the {@link ClientPlan} of every {@link ConsumerFactory} bean, and of the factory
  * held by every listener container factory bean and every listener container bean: the
  * default policy's {@code client.rack} unless the factory has one, the follower settings,
- * the zone-aware assignor first in {@code partition.assignment.strategy} and, with
+ * the zone-aware assignor first in {@code partition.assignment.strategy} with the
+ * application's registry of zone-aware assignors and, with
  * {@code follower-fetch.client-id-zone}, the zone tag first in its own {@code client.id}.
  *
  * @author follower-fetch authors
@@ -93,7 +94,7 @@ final class ClientRackConsumerFactoryPostProcessor implements BeanPostProcessor 
 		}
 		consumerFactory.updateConfigs(new HashMap<>(plan.configs()));
 		Map<String, Object> updated = configs(consumerFactory);
-		Map<String, String> missing = new LinkedHashMap<>(plan.configs());
+		Map<String, Object> missing = new LinkedHashMap<>(plan.configs());
 		if (updated != null) {
 			missing.entrySet().removeIf((setting) -> setting.getValue().equals(updated.get(setting.getKey())));
 		}

@@ -93,7 +93,7 @@ final class ClientRackProducerFactoryPostProcessor implements BeanPostProcessor 
 		ClientRackDecider decider = this.decider.getObject();
 		Map<String, Object> configs = producerFactory.getConfigurationProperties();
 		ClientPlan plan = decider.plan(ClientRequest.producer(configs, clientIdBase));
-		Map<String, String> settings = plan.configs();
+		Map<String, Object> settings = plan.configs();
 		if (settings.isEmpty()) {
 			if (logger.isDebugEnabled()) {
 				ProducerRackSupport support = decider.producerSupport();

@@ -31,6 +31,7 @@ import dev.followerfetch.application.BinderClientRackAutoConfiguration;
 import dev.followerfetch.application.ClientRackAutoConfiguration;
 import dev.followerfetch.policy.ListenerContainers;
 import dev.followerfetch.application.StreamsApplications;
+import dev.followerfetch.assignment.ZoneAwareAssignors;
 import dev.followerfetch.detection.ApplicationKafkaAdmin;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
@@ -97,7 +98,8 @@ public final class FollowerFetchObservationAutoConfiguration {
 		ReadLocalityMonitor followerFetchReadLocalityMonitor(FollowerFetchProperties properties,
 				ObjectProvider<DetectedRack> detectedRack, ObjectProvider<ObservedConsumers> sources,
 				ObjectProvider<KafkaAdmin> kafkaAdmin, ObjectProvider<ClientRackDecider> decider,
-				ObjectProvider<ObservedProducers> producers, ConfiguredConsumers configured) {
+				ObjectProvider<ObservedProducers> producers, ConfiguredConsumers configured,
+				ObjectProvider<ZoneAwareAssignors> assignors) {
 			FollowerFetchProperties.Observation observation = properties.getObservation();
 			ClusterInspectors inspectors = new ClusterInspectors(() -> ApplicationKafkaAdmin.configuration(kafkaAdmin),
 					observation.getTimeout(), (clientId) -> Optional.ofNullable(decider.getIfAvailable())
@@ -114,7 +116,7 @@ public final class FollowerFetchObservationAutoConfiguration {
 					? otherConsumers(properties, decider, configured) : null;
 			return new ReadLocalityMonitor(detectedRack::getObject, () -> sources.orderedStream().toList(), others,
 					() -> producers.stream().flatMap((observed) -> observed.find().stream()).toList(), inspectors,
-					settings, new MonotonicClock());
+					settings, new MonotonicClock(), assignors.getIfAvailable(ZoneAwareAssignors::new));
 		}
 
 		@Bean

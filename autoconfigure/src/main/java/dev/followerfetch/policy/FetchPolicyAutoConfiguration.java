@@ -20,6 +20,7 @@ import java.util.Map;
 import dev.followerfetch.FollowerFetchProperties;
 import dev.followerfetch.InvalidSettings;
 import dev.followerfetch.assignment.AssignmentStrategy;
+import dev.followerfetch.assignment.ZoneAwareAssignors;
 import dev.followerfetch.policy.ConfiguredConsumer;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
@@ -44,7 +45,9 @@ import org.springframework.kafka.core.ConsumerFactory;
 /**
  * Auto-configuration of each consumer's fetch policy: the {@link ClientRackDecider} that
  * decides it, and per listener, freshness (partition leader) or locality (in-zone
- * replica) from {@code @FetchPolicy} and the properties.
+ * replica) from {@code @FetchPolicy} and the properties; the context's registry of
+ * zone-aware assignors, which the decider hands to its consumers and the observation
+ * reads.
  *
  * @author follower-fetch authors
  */
@@ -57,16 +60,23 @@ public final class FetchPolicyAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
+	ZoneAwareAssignors followerFetchZoneAwareAssignors() {
+		return new ZoneAwareAssignors();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
 	ClientRackDecider followerFetchClientRackDecider(FollowerFetchProperties properties,
 			ObjectProvider<DetectedRack> detectedRack, ObjectProvider<ProducerRackSupport> producerSupport,
-			ObjectProvider<ConfiguredConsumer.Observer> configuredConsumers) {
+			ObjectProvider<ConfiguredConsumer.Observer> configuredConsumers, ZoneAwareAssignors assignors) {
 		return InvalidSettings.checked(() -> new ClientRackDecider(policySettings(properties.getPolicy()),
 				new ClientSettings(properties.getProducer().isRackAware(),
 						producerSupport.getIfAvailable(ProducerRackSupport::ofClasspath),
 						new AssignmentStrategy(properties.getAssignment().isEnabled()),
 						ClientIdZone.of(properties.getClientIdZone())),
 				detectedRack::getObject,
-				(consumer) -> configuredConsumers.orderedStream().forEach((observer) -> observer.configured(consumer))));
+				(consumer) -> configuredConsumers.orderedStream().forEach((observer) -> observer.configured(consumer)),
+				assignors));
 	}
 
 	static PolicySettings policySettings(FollowerFetchProperties.PolicyProperties policy) {

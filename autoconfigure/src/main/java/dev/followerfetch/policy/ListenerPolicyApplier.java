@@ -25,6 +25,8 @@ import java.util.Set;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
+import dev.followerfetch.assignment.ZoneAwareAssignor;
+import dev.followerfetch.assignment.ZoneAwareAssignors;
 import dev.followerfetch.policy.ListenerPolicies.Declared;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -37,8 +39,9 @@ import org.springframework.kafka.listener.MessageListenerContainer;
  * Applies every listener container's {@link ClientPlan} before any container starts: the
  * {@code client.rack} its policy calls for (an empty one keeps a FRESHNESS listener on the
  * partition leaders; a LOCALITY listener reads from its zone) and the rest of what the
- * {@link ClientRackDecider} plans for it go into its own consumer properties, its client
- * id prefix into its container properties.
+ * {@link ClientRackDecider} plans for it go into its own consumer properties (the
+ * registry of zone-aware assignors as an object, which spring-kafka passes on to the
+ * consumer), its client id prefix into its container properties.
  *
  * @author follower-fetch authors
  */
@@ -97,6 +100,10 @@ final class ListenerPolicyApplier implements SmartLifecycle {
 				containerProperties.getKafkaConsumerProperties());
 		ClientPlan plan = this.decider.plan(this.policies.request(container, declared));
 		plan.settings().forEach(declared.own()::setProperty);
+		ZoneAwareAssignors assignors = plan.assignors();
+		if (assignors != null) {
+			declared.own().put(ZoneAwareAssignor.REGISTRY_CONFIG, assignors);
+		}
 		containerProperties.setKafkaConsumerProperties(declared.own());
 		plan.clientIdToSet().ifPresent(containerProperties::setClientId);
 		ConsumerPolicy policy = Objects.requireNonNull(plan.policy());

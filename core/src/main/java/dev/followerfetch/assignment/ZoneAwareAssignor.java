@@ -15,7 +15,6 @@
  */
 package dev.followerfetch.assignment;
 
-import java.lang.ref.WeakReference;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -74,7 +73,9 @@ import org.slf4j.LoggerFactory;
  * in one rebalance and assigned in the next. The rule's work is bounded
  * ({@value #MAX_EDGES_CONFIG}, {@value #MAX_TIME_CONFIG}); past the bound, or should the
  * rule fail, the wrapped strategy's own assignment stands for that rebalance, and the
- * leading consumer logs why once. Needs only kafka-clients.
+ * leading consumer logs why once. It registers in the {@link ZoneAwareAssignors} of
+ * {@value #REGISTRY_CONFIG}, through which the application observes it; without one it
+ * works alone, seen by nobody. Needs only kafka-clients.
  *
  * @author follower-fetch authors
  */
@@ -111,6 +112,13 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 	public static final String MAX_TIME_CONFIG = "follower.fetch.assignment.max.time.ms";
 
 	/**
+	 * The consumer setting that holds the {@link ZoneAwareAssignors} the assignor
+	 * registers in: an object, not text, which the starter adds to the consumers it
+	 * configures.
+	 */
+	public static final String REGISTRY_CONFIG = "follower.fetch.assignment.registry";
+
+	/**
 	 * How the leading consumer's log names a rebalance whose rule broke a guarantee of the
 	 * wrapped strategy.
 	 */
@@ -122,18 +130,6 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 	static final String RULE_FAILED = "the zone-aware rule failed";
 
 	private static final Logger logger = LoggerFactory.getLogger(ZoneAwareAssignor.class);
-
-	/**
-	 * Kafka creates assignors by class name inside the consumer; this is how the
-	 * application reaches the one that led its group's last rebalance.
-	 */
-	private static final Map<String, WeakReference<ZoneAwareAssignor>> byClientId = new ConcurrentHashMap<>();
-
-	/**
-	 * The rack of each broker, by cluster id: bounded by the brokers of the clusters this
-	 * JVM's consumers read.
-	 */
-	private static final Map<String, Map<Integer, String>> BROKER_RACKS = new ConcurrentHashMap<>();
 
 	private @Nullable String zone;
 
@@ -153,6 +149,10 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 
 	private Duration metadataMaxAge = metadataMaxAge(null);
 
+	private ZoneAwareAssignors assignors = new ZoneAwareAssignors();
+
+	private volatile boolean chosen;
+
 	private volatile int generation = -1;
 
 	private volatile @Nullable Leadership pending;
@@ -169,7 +169,9 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 	public void configure(Map<String, ?> configs) {
 		String rack = text(configs.get(ConsumerConfig.CLIENT_RACK_CONFIG));
 		this.policy = (rack != null) ? Policy.LOCALITY : Policy.FRESHNESS;
-		this.zone = (rack != null) ? rack : text(configs.get(ZONE_CONFIG));
+		// read whether it applies or not: Kafka logs a setting nobody read as not used
+		String zoneSetting = text(configs.get(ZONE_CONFIG));
+		this.zone = (rack != null) ? rack : zoneSetting;
 		this.inner = wrapped(text(configs.get(WRAPPED_CONFIG)),
 				strategies(configs.get(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG)), configs);
 		this.balance = (this.inner instanceof RangeAssignor) ? Balance.PER_TOPIC : Balance.TOTAL;
@@ -180,10 +182,25 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 		this.groupId = Objects.toString(configs.get(ConsumerConfig.GROUP_ID_CONFIG), "");
 		this.clientId = Objects.toString(configs.get(ConsumerConfig.CLIENT_ID_CONFIG), "");
 		this.metadataMaxAge = metadataMaxAge(configs.get(ConsumerConfig.METADATA_MAX_AGE_CONFIG));
-		byClientId.values().removeIf((reference) -> reference.get() == null);
+		this.assignors = registry(configs.get(REGISTRY_CONFIG));
 		if (!this.clientId.isEmpty()) {
-			byClientId.put(this.clientId, new WeakReference<>(this));
+			this.assignors.register(this.clientId, this);
 		}
+	}
+
+	/**
+	 * The registry {@value #REGISTRY_CONFIG} holds, else one of this assignor's own.
+	 */
+	private static ZoneAwareAssignors registry(@Nullable Object registry) {
+		if (registry instanceof ZoneAwareAssignors shared) {
+			return shared;
+		}
+		if (registry != null) {
+			logger.warn("Ignoring " + REGISTRY_CONFIG + " of type " + registry.getClass().getName() + ": not a "
+					+ ZoneAwareAssignors.class.getName() + " of this class loader; this consumer's zone-aware "
+					+ "assignor works alone, unseen by the application's health and realignment");
+		}
+		return new ZoneAwareAssignors();
 	}
 
 	@Override
@@ -207,11 +224,13 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 
 	/**
 	 * What this member sends when it joins; a leadership of the last rebalance it led that
-	 * no assignment confirmed (its SyncGroup failed) is void from here on.
+	 * no assignment confirmed (its SyncGroup failed) is void from here on, and so is the
+	 * group's choice of this assignor until the rebalance completes.
 	 */
 	@Override
 	public ByteBuffer subscriptionUserData(Set<String> topics) {
 		this.pending = null;
+		this.chosen = false;
 		return new MemberData(this.zone, this.policy, this.generation, this.inner.subscriptionUserData(topics))
 			.encode();
 	}
@@ -257,7 +276,7 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 			Map<String, List<TopicPartition>> theirs, boolean realigning) {
 		Set<String> topics = new TreeSet<>();
 		subscriptions.values().forEach((subscription) -> topics.addAll(subscription.topics()));
-		List<Partition> partitions = partitions(metadata, topics);
+		List<Partition> partitions = partitions(metadata, topics, this.assignors);
 		PartitionTable<Boolean> exists = new PartitionTable<>();
 		partitions.forEach((partition) -> exists.put(partition.partition(), Boolean.TRUE));
 		List<Member> members = new ArrayList<>();
@@ -432,6 +451,10 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 		return reason;
 	}
 
+	/**
+	 * The rebalance completed; the consumer calls this only on the assignor its group
+	 * chose.
+	 */
 	@Override
 	public void onAssignment(@Nullable Assignment assignment, @Nullable ConsumerGroupMetadata metadata) {
 		this.generation = (metadata != null) ? metadata.generationId() : -1;
@@ -439,6 +462,7 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 		Leadership led = this.pending;
 		this.pending = null;
 		this.leadership = (led != null) ? led.at(this.generation) : null;
+		this.chosen = true;
 	}
 
 	/**
@@ -458,36 +482,20 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 	}
 
 	/**
-	 * The groups the application's consumers led in their last rebalance, with what the
-	 * zone-aware rule knew of each.
-	 * @return one leadership per consumer that leads its group, by client id
+	 * Whether the group chose this assignor at its last rebalance: {@code false} from the
+	 * moment the member joins again until the rebalance completes.
+	 * @return whether the last rebalance completed on this assignor
 	 */
-	public static Map<String, Leadership> leaderships() {
-		Map<String, Leadership> led = new TreeMap<>();
-		byClientId.forEach((clientId, reference) -> {
-			ZoneAwareAssignor assignor = reference.get();
-			Leadership leadership = (assignor != null) ? assignor.leadership : null;
-			if (leadership != null) {
-				led.put(clientId, leadership);
-			}
-		});
-		return led;
+	boolean chosen() {
+		return this.chosen;
 	}
 
 	/**
-	 * Let the next rebalance the consumer of this client id leads move owned partitions
-	 * to members in their leader's zone; otherwise, under the cooperative protocol, a
-	 * sticky strategy's members keep what they own as far as its counts allow.
-	 * @param clientId the client id of a consumer that led its group
-	 * @return whether such a consumer is known
+	 * Let the next rebalance this member leads move owned partitions to members in their
+	 * leader's zone.
 	 */
-	public static boolean realignNext(String clientId) {
-		WeakReference<ZoneAwareAssignor> reference = byClientId.get(clientId);
-		ZoneAwareAssignor assignor = (reference != null) ? reference.get() : null;
-		if (assignor != null) {
-			assignor.realign.set(true);
-		}
-		return assignor != null;
+	void realignNext() {
+		this.realign.set(true);
 	}
 
 	/**
@@ -508,11 +516,12 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 	 * led by its preferred replica (its first), where Kafka's leader rebalance keeps
 	 * leadership: a broker restart moves the leadership away and back within minutes, and
 	 * an assignment that followed it would revoke each of those partitions twice. The racks
-	 * of brokers that are down come from the metadata this JVM saw of them before; a
-	 * preferred replica of no known rack leaves the partition to its current leader.
+	 * of brokers that are down come from the metadata the registry's assignors saw of them
+	 * before; a preferred replica of no known rack leaves the partition to its current
+	 * leader.
 	 */
-	static List<Partition> partitions(Cluster metadata, Collection<String> topics) {
-		Map<Integer, String> racks = knownRacks(metadata);
+	static List<Partition> partitions(Cluster metadata, Collection<String> topics, ZoneAwareAssignors known) {
+		Map<Integer, String> racks = known.brokerRacks(metadata);
 		List<Partition> partitions = new ArrayList<>();
 		// the zones of a set of in-sync replicas, once per set: a few sets serve every partition
 		Map<List<Integer>, Set<String>> inSyncZones = new HashMap<>();
@@ -541,23 +550,6 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 			}
 		}
 		return partitions;
-	}
-
-	/**
-	 * The rack of every broker of the cluster this JVM's consumers have seen, remembered
-	 * for the time it is down (its metadata then carries no rack); metadata without a
-	 * cluster id has only its own.
-	 */
-	private static Map<Integer, String> knownRacks(Cluster metadata) {
-		String cluster = metadata.clusterResource().clusterId();
-		Map<Integer, String> racks = (cluster != null)
-				? BROKER_RACKS.computeIfAbsent(cluster, (key) -> new ConcurrentHashMap<>()) : new HashMap<>();
-		for (Node node : metadata.nodes()) {
-			if (node.hasRack()) {
-				racks.put(node.id(), node.rack());
-			}
-		}
-		return racks;
 	}
 
 	/**

@@ -32,6 +32,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
@@ -40,8 +41,8 @@ import dev.followerfetch.InvalidSettingException;
 import dev.followerfetch.assignment.ZoneAwareAssignment.Locality;
 import dev.followerfetch.assignment.ZoneAwareAssignment.Partition;
 import dev.followerfetch.assignment.ZoneAwareAssignment;
-import dev.followerfetch.assignment.ZoneAwareAssignor;
 import dev.followerfetch.assignment.ZoneAwareAssignor.Leadership;
+import dev.followerfetch.assignment.ZoneAwareAssignors;
 import dev.followerfetch.observation.ReadLocalityJudge.Subject;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -102,6 +103,8 @@ final class AssignmentRealigner {
 
 	private final Supplier<Map<String, Leadership>> leaderships;
 
+	private final Consumer<String> realignNext;
+
 	private final Settings settings;
 
 	private final Clock clock;
@@ -155,7 +158,20 @@ final class AssignmentRealigner {
 	private final Map<String, Allowed> lastAllowed = new HashMap<>();
 
 	/**
-	 * A realigner without jitter: every wait exact.
+	 * A realigner of the zone-aware assignors of one application that lengthens each wait
+	 * by up to a quarter of itself.
+	 * @param assignors the zone-aware assignors of the application's consumers
+	 * @param settings how to realign
+	 * @param clock the clock
+	 * @param random draws the jitters
+	 */
+	AssignmentRealigner(ZoneAwareAssignors assignors, Settings settings, Clock clock, RandomGenerator random) {
+		this(assignors::leaderships, assignors::realignNext, settings, clock, random, AssignmentRealigner::allowed);
+	}
+
+	/**
+	 * A realigner of these leaderships without jitter (every wait exact), whose
+	 * rebalances ask no assignor to move owned partitions.
 	 * @param leaderships the groups this application's consumers led, by client id
 	 * @param settings how to realign
 	 * @param clock the clock
@@ -165,7 +181,8 @@ final class AssignmentRealigner {
 	}
 
 	/**
-	 * A realigner that lengthens each wait by up to a quarter of itself.
+	 * A realigner of these leaderships that lengthens each wait by up to a quarter of
+	 * itself, whose rebalances ask no assignor to move owned partitions.
 	 * @param leaderships the groups this application's consumers led, by client id
 	 * @param settings how to realign
 	 * @param clock the clock
@@ -178,7 +195,14 @@ final class AssignmentRealigner {
 
 	AssignmentRealigner(Supplier<Map<String, Leadership>> leaderships, Settings settings, Clock clock,
 			RandomGenerator random, Rule rule) {
+		this(leaderships, (clientId) -> {
+		}, settings, clock, random, rule);
+	}
+
+	private AssignmentRealigner(Supplier<Map<String, Leadership>> leaderships, Consumer<String> realignNext,
+			Settings settings, Clock clock, RandomGenerator random, Rule rule) {
 		this.leaderships = leaderships;
+		this.realignNext = realignNext;
 		this.settings = settings;
 		this.clock = clock;
 		this.random = random;
@@ -347,7 +371,7 @@ final class AssignmentRealigner {
 		String group = leadership.groupId();
 		Runnable rebalance = Objects.requireNonNull(due.led().subject().consumer().rebalance());
 		try {
-			ZoneAwareAssignor.realignNext(leadership.clientId());
+			this.realignNext.accept(leadership.clientId());
 			rebalance.run();
 		}
 		catch (RuntimeException ex) {

@@ -45,8 +45,8 @@ import dev.followerfetch.ClientRack;
 import dev.followerfetch.InvalidSettingException;
 import dev.followerfetch.Policy;
 import dev.followerfetch.assignment.AssignmentStrategy;
-import dev.followerfetch.assignment.ZoneAwareAssignor;
 import dev.followerfetch.assignment.ZoneAwareAssignor.Leadership;
+import dev.followerfetch.assignment.ZoneAwareAssignors;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.observation.ReadLocalityJudge.Subject;
 import dev.followerfetch.observation.SnapshotBuilder.ClusterReading;
@@ -89,6 +89,8 @@ public final class ReadLocalityMonitor {
 
 	private final StateLog stateLog = new StateLog();
 
+	private final ZoneAwareAssignors assignors;
+
 	private final AssignmentRealigner realigner;
 
 	private final List<Consumer<FollowerFetchSnapshot>> refreshListeners = new CopyOnWriteArrayList<>();
@@ -115,19 +117,40 @@ public final class ReadLocalityMonitor {
 
 	private volatile @Nullable StaleView staleView;
 
+	/**
+	 * A monitor that sees no zone-aware assignor: it leads no group it could realign.
+	 */
 	ReadLocalityMonitor(Supplier<DetectedRack> detectedRack, Supplier<List<ObservedConsumers>> sources,
 			@Nullable OtherConsumers others, Supplier<List<ObservedProducer>> producers, ClusterInspectors inspectors,
 			MonitorSettings settings, Clock clock) {
-		this(detectedRack, sources, others, producers, inspectors, settings, clock, ZoneAwareAssignor::leaderships);
+		this(detectedRack, sources, others, producers, inspectors, settings, clock, new ZoneAwareAssignors());
 	}
 
 	/**
-	 * A monitor whose realigner reads these leaderships rather than the zone-aware
-	 * assignors' of this JVM.
+	 * A monitor of the zone-aware assignors registered in this registry, the one the
+	 * application's consumers were handed: what they know of the groups they lead, which
+	 * it realigns.
+	 */
+	ReadLocalityMonitor(Supplier<DetectedRack> detectedRack, Supplier<List<ObservedConsumers>> sources,
+			@Nullable OtherConsumers others, Supplier<List<ObservedProducer>> producers, ClusterInspectors inspectors,
+			MonitorSettings settings, Clock clock, ZoneAwareAssignors assignors) {
+		this(detectedRack, sources, others, producers, inspectors, settings, clock, assignors,
+				new AssignmentRealigner(assignors, settings.realign(), clock, new SplittableRandom()));
+	}
+
+	/**
+	 * A monitor whose realigner reads these leaderships rather than a registry's.
 	 */
 	ReadLocalityMonitor(Supplier<DetectedRack> detectedRack, Supplier<List<ObservedConsumers>> sources,
 			@Nullable OtherConsumers others, Supplier<List<ObservedProducer>> producers, ClusterInspectors inspectors,
 			MonitorSettings settings, Clock clock, Supplier<Map<String, Leadership>> leaderships) {
+		this(detectedRack, sources, others, producers, inspectors, settings, clock, new ZoneAwareAssignors(),
+				new AssignmentRealigner(leaderships, settings.realign(), clock, new SplittableRandom()));
+	}
+
+	private ReadLocalityMonitor(Supplier<DetectedRack> detectedRack, Supplier<List<ObservedConsumers>> sources,
+			@Nullable OtherConsumers others, Supplier<List<ObservedProducer>> producers, ClusterInspectors inspectors,
+			MonitorSettings settings, Clock clock, ZoneAwareAssignors assignors, AssignmentRealigner realigner) {
 		this.detectedRack = detectedRack;
 		this.producers = producers;
 		this.sources = sources;
@@ -137,7 +160,8 @@ public final class ReadLocalityMonitor {
 		this.clock = clock;
 		this.builder = new SnapshotBuilder(settings.maxListedPartitions(), settings.fallbackGrace(),
 				settings.defaultPolicy(), clock);
-		this.realigner = new AssignmentRealigner(leaderships, settings.realign(), clock, new SplittableRandom());
+		this.assignors = assignors;
+		this.realigner = realigner;
 		this.snapshot = this.builder.notRefreshed();
 	}
 

@@ -20,6 +20,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
+import dev.followerfetch.assignment.ZoneAwareAssignor;
+import dev.followerfetch.assignment.ZoneAwareAssignors;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.jspecify.annotations.Nullable;
 
@@ -35,12 +37,27 @@ import org.jspecify.annotations.Nullable;
  * Streams consumer setting is prefixed); a listener's go into its own consumer properties
  * @param clientId the {@code client.id} to set for {@code follower-fetch.client-id-zone} (a
  * listener's is its containers' client id prefix), or {@code null} to keep the client's
+ * @param assignors the registry a consumer whose strategies name the zone-aware assignor
+ * hands it, as {@value ZoneAwareAssignor#REGISTRY_CONFIG} (an object, not text: a
+ * configuration map or {@code Properties} carries it, an annotation's text cannot), or
+ * {@code null} for none
  * @author follower-fetch authors
  */
-public record ClientPlan(@Nullable ConsumerPolicy policy, Map<String, String> settings, @Nullable String clientId) {
+public record ClientPlan(@Nullable ConsumerPolicy policy, Map<String, String> settings, @Nullable String clientId,
+		@Nullable ZoneAwareAssignors assignors) {
 
 	public ClientPlan {
 		settings = Collections.unmodifiableMap(new LinkedHashMap<>(settings));
+	}
+
+	/**
+	 * A plan that hands no registry of zone-aware assignors.
+	 * @param policy the consumer's policy and what decided it, or {@code null}
+	 * @param settings the settings to add
+	 * @param clientId the {@code client.id} to set, or {@code null}
+	 */
+	public ClientPlan(@Nullable ConsumerPolicy policy, Map<String, String> settings, @Nullable String clientId) {
+		this(policy, settings, clientId, null);
 	}
 
 	/**
@@ -52,16 +69,19 @@ public record ClientPlan(@Nullable ConsumerPolicy policy, Map<String, String> se
 	}
 
 	/**
-	 * The settings to add, with {@code client.id} among them when the plan sets one: what
-	 * a client whose {@code client.id} is a configuration setting takes.
+	 * The settings to add, with the registry of zone-aware assignors and {@code client.id}
+	 * among them when the plan has them: what a client whose {@code client.id} is a
+	 * configuration setting takes.
 	 * @return the settings
 	 */
-	public Map<String, String> configs() {
-		if (this.clientId == null) {
-			return this.settings;
+	public Map<String, Object> configs() {
+		Map<String, Object> configs = new LinkedHashMap<>(this.settings);
+		if (this.assignors != null) {
+			configs.put(ZoneAwareAssignor.REGISTRY_CONFIG, this.assignors);
 		}
-		Map<String, String> configs = new LinkedHashMap<>(this.settings);
-		configs.put(CommonClientConfigs.CLIENT_ID_CONFIG, this.clientId);
+		if (this.clientId != null) {
+			configs.put(CommonClientConfigs.CLIENT_ID_CONFIG, this.clientId);
+		}
 		return Collections.unmodifiableMap(configs);
 	}
 
@@ -70,7 +90,7 @@ public record ClientPlan(@Nullable ConsumerPolicy policy, Map<String, String> se
 	 * @param config the configuration, changed in place
 	 */
 	public void applyTo(Map<? super String, Object> config) {
-		Map<String, String> configs = configs();
+		Map<String, Object> configs = configs();
 		if (!configs.isEmpty()) {
 			config.putAll(configs);
 		}
@@ -78,10 +98,11 @@ public record ClientPlan(@Nullable ConsumerPolicy policy, Map<String, String> se
 
 	/**
 	 * Whether the plan adds nothing.
-	 * @return {@code true} when there are no settings and no client id to set
+	 * @return {@code true} when there are no settings, no registry and no client id to
+	 * set
 	 */
 	public boolean isEmpty() {
-		return this.settings.isEmpty() && this.clientId == null;
+		return this.settings.isEmpty() && this.assignors == null && this.clientId == null;
 	}
 
 }

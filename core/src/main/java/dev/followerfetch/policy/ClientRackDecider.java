@@ -33,6 +33,7 @@ import dev.followerfetch.ClientRack;
 import dev.followerfetch.Policy;
 import dev.followerfetch.assignment.AssignmentStrategy;
 import dev.followerfetch.assignment.ZoneAwareAssignor;
+import dev.followerfetch.assignment.ZoneAwareAssignors;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.policy.ConsumerPolicy.Origin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -48,7 +49,9 @@ import org.slf4j.LoggerFactory;
  * itself all ask this one component; the adapters that find them apply the plan and decide
  * nothing. A consumer's policy follows, highest first: its own {@code client.rack}, then
  * {@code follower-fetch.policy.<kind>.<name>}, {@code @FetchPolicy} on the method, on the
- * class, then {@code follower-fetch.policy.default}.
+ * class, then {@code follower-fetch.policy.default}. Every consumer whose strategies name
+ * the zone-aware assignor gets the decider's {@link ZoneAwareAssignors}, which the
+ * observation reads.
  *
  * @author follower-fetch authors
  */
@@ -78,6 +81,8 @@ public final class ClientRackDecider {
 
 	private final ConfiguredConsumer.Observer configuredConsumers;
 
+	private final ZoneAwareAssignors assignors;
+
 	private final AtomicBoolean clientIdZoneReported = new AtomicBoolean();
 
 	private final AtomicBoolean brokerBounceReported = new AtomicBoolean();
@@ -88,7 +93,8 @@ public final class ClientRackDecider {
 	/**
 	 * Create a decider for the policy settings, with the other settings' defaults; the
 	 * consumers it {@link #configure(ConsumerKind, String, Map) configures} are reported to
-	 * no observation (the auto-configured decider reports them to the health and meters).
+	 * no observation (the auto-configured decider reports them to the health and meters),
+	 * and their zone-aware assignors register in a registry of its own.
 	 * @param settings the {@code follower-fetch.policy} settings
 	 * @param detectedRack the detected rack, asked when a rack is needed
 	 */
@@ -98,7 +104,8 @@ public final class ClientRackDecider {
 	}
 
 	/**
-	 * Create a decider.
+	 * Create a decider; the zone-aware assignors of the consumers it configures register
+	 * in a registry of its own.
 	 * @param settings the {@code follower-fetch.policy} settings
 	 * @param clients the producer, assignment and client id settings
 	 * @param detectedRack the detected rack, asked when a rack is needed
@@ -108,6 +115,22 @@ public final class ClientRackDecider {
 	 */
 	public ClientRackDecider(PolicySettings settings, ClientSettings clients, Supplier<DetectedRack> detectedRack,
 			ConfiguredConsumer.Observer configuredConsumers) {
+		this(settings, clients, detectedRack, configuredConsumers, new ZoneAwareAssignors());
+	}
+
+	/**
+	 * Create a decider whose consumers' zone-aware assignors register in a registry the
+	 * observation reads.
+	 * @param settings the {@code follower-fetch.policy} settings
+	 * @param clients the producer, assignment and client id settings
+	 * @param detectedRack the detected rack, asked when a rack is needed
+	 * @param configuredConsumers told of each consumer the application configures through
+	 * {@link #configure(ConsumerKind, String, Map)} with {@link ConsumerKind#OTHER}
+	 * @param assignors the registry handed to every consumer whose strategies name the
+	 * zone-aware assignor, one per application
+	 */
+	public ClientRackDecider(PolicySettings settings, ClientSettings clients, Supplier<DetectedRack> detectedRack,
+			ConfiguredConsumer.Observer configuredConsumers, ZoneAwareAssignors assignors) {
 		this.defaultPolicy = settings.defaultPolicy();
 		this.configured = settings.named();
 		this.replicaLease = settings.replicaLease();
@@ -115,6 +138,7 @@ public final class ClientRackDecider {
 		this.clients = clients;
 		this.detectedRack = detectedRack;
 		this.configuredConsumers = configuredConsumers;
+		this.assignors = assignors;
 	}
 
 	/**
@@ -143,7 +167,8 @@ public final class ClientRackDecider {
 	 */
 	private ClientPlan consumerFactory(ClientRequest request) {
 		Map<String, ?> config = request.config();
-		Map<String, String> settings = new LinkedHashMap<>(assignment(request.name(), config).settings());
+		AssignmentStrategy.Decision assignment = assignment(request.name(), config);
+		Map<String, String> settings = new LinkedHashMap<>(assignment.settings());
 		Object explicit = config.get(CLIENT_RACK);
 		if (explicit != null && logger.isInfoEnabled()) {
 			logger.info(request.name() + " keeps its own client.rack=" + explicit + rackNote(explicit));
@@ -157,7 +182,8 @@ public final class ClientRackDecider {
 				logger.debug(request.name() + " is left on the leaders: follower-fetch.policy.default=freshness");
 			}
 		}
-		return new ClientPlan(null, settings, clientId(config.get(CLIENT_ID), null).orElse(null));
+		return new ClientPlan(null, settings, clientId(config.get(CLIENT_ID), null).orElse(null),
+				assignors(assignment, config));
 	}
 
 	/**
@@ -190,18 +216,22 @@ public final class ClientRackDecider {
 		if (policy.origin() != Origin.OWN_CLIENT_RACK) {
 			clientRackOverFactory(policy.policy()).ifPresent((rack) -> settings.put(CLIENT_RACK, rack));
 		}
+		ZoneAwareAssignors registry = null;
 		if (own.containsKey(STRATEGY)) {
 			Map<String, Object> merged = new LinkedHashMap<>(request.inherited());
 			merged.putAll(own);
-			settings.putAll(assignment(ConsumerKind.LISTENER.describe(String.valueOf(request.name())), merged)
-				.settings());
+			AssignmentStrategy.Decision assignment = assignment(
+					ConsumerKind.LISTENER.describe(String.valueOf(request.name())), merged);
+			settings.putAll(assignment.settings());
+			registry = assignors(assignment, merged);
 		}
 		else if (AssignmentStrategy.usesConsumerProtocol(own) && ZoneAwareAssignor
 			.strategies(request.inherited().get(STRATEGY))
 			.contains(ZoneAwareAssignor.class.getName())) {
 			settings.put(STRATEGY, "");
 		}
-		return new ClientPlan(policy, settings, clientId(request.effective(CLIENT_ID), request.clientIdBase()).orElse(null));
+		return new ClientPlan(policy, settings,
+				clientId(request.effective(CLIENT_ID), request.clientIdBase()).orElse(null), registry);
 	}
 
 	private ConsumerPolicy listenerPolicy(ClientRequest request) {
@@ -292,8 +322,10 @@ public final class ClientRackDecider {
 		}
 		followerSettings(effective, config, settings);
 		String described = (name != null) ? name : String.valueOf(clientIdConfig);
-		settings.putAll(assignment(kind.describe(described), config).settings());
-		return new ClientPlan(decision, settings, clientId(clientIdConfig, name).orElse(null));
+		AssignmentStrategy.Decision assignment = assignment(kind.describe(described), config);
+		settings.putAll(assignment.settings());
+		return new ClientPlan(decision, settings, clientId(clientIdConfig, name).orElse(null),
+				assignors(assignment, config));
 	}
 
 	/**
@@ -502,6 +534,16 @@ public final class ClientRackDecider {
 					+ " first to have it)");
 		}
 		return decision;
+	}
+
+	/**
+	 * The registry a consumer hands its zone-aware assignor: to every one whose strategies
+	 * name it (under the classic protocol), unless its configuration holds one.
+	 */
+	private @Nullable ZoneAwareAssignors assignors(AssignmentStrategy.Decision assignment, Map<String, ?> config) {
+		boolean zoneAware = assignment.outcome() != AssignmentStrategy.Outcome.BROKER
+				&& assignment.strategies().contains(ZoneAwareAssignor.class.getName());
+		return (zoneAware && !config.containsKey(ZoneAwareAssignor.REGISTRY_CONFIG)) ? this.assignors : null;
 	}
 
 	private String rackNote(Object explicit) {

@@ -69,6 +69,8 @@ class ZoneAwareAssignorTests {
 
 	private static final String ZONE_AWARE = ZoneAwareAssignor.class.getName();
 
+	private final ZoneAwareAssignors assignors = new ZoneAwareAssignors();
+
 	@Test
 	void aMemberWithAClientRackReadsWithLocalityInThatZone() {
 		ZoneAwareAssignor assignor = configured(Map.of(ConsumerConfig.CLIENT_RACK_CONFIG, "az-b"));
@@ -137,11 +139,11 @@ class ZoneAwareAssignorTests {
 	void aPartitionCountsAsLedByItsPreferredReplicaWhileABrokerRestartMovedItsLeader() {
 		// the racks of the brokers, seen before broker 0 went down
 		assertThat(ZoneAwareAssignor.partitions(new Cluster("restarting", BROKERS, List.of(), Set.of(), Set.of()),
-				List.of("events"))).isEmpty();
-		assertThat(ZoneAwareAssignor.partitions(withoutBroker0("restarting"), List.of("events")))
+				List.of("events"), this.assignors)).isEmpty();
+		assertThat(ZoneAwareAssignor.partitions(withoutBroker0("restarting"), List.of("events"), this.assignors))
 			.extracting((partition) -> partition.partition().partition() + "@" + partition.leaderZone())
 			.containsExactlyInAnyOrder("0@az-a", "1@az-b", "2@az-c", "3@az-a", "4@az-b", "5@az-c");
-		assertThat(ZoneAwareAssignor.partitions(withoutBroker0("unseen"), List.of("events")))
+		assertThat(ZoneAwareAssignor.partitions(withoutBroker0("unseen"), List.of("events"), this.assignors))
 			.as("a preferred replica of no known rack leaves the partition to its leader")
 			.extracting((partition) -> partition.partition().partition() + "@" + partition.leaderZone())
 			.containsExactlyInAnyOrder("0@az-b", "1@az-b", "2@az-c", "3@az-b", "4@az-b", "5@az-c");
@@ -199,7 +201,7 @@ class ZoneAwareAssignorTests {
 			.groupAssignment();
 		assertThat(kept.get("member-a").partitions()).containsExactlyInAnyOrder(tp(0), tp(1));
 
-		assertThat(ZoneAwareAssignor.realignNext("realigning-client")).isTrue();
+		assertThat(this.assignors.realignNext("realigning-client")).isTrue();
 		Map<String, Assignment> realigned = assignor.assign(CLUSTER, new GroupSubscription(subscriptions))
 			.groupAssignment();
 		assertNothingOwnedIsGivenToAnother(subscriptions, realigned);
@@ -264,7 +266,7 @@ class ZoneAwareAssignorTests {
 			.groupAssignment();
 		assertThat(leader.leadership()).isNull();
 		leader.onAssignment(assignments.get("member-a"), new ConsumerGroupMetadata("orders", 12, "member-a", Optional.empty()));
-		assertThat(ZoneAwareAssignor.leaderships()).containsKey("leading-client");
+		assertThat(this.assignors.leaderships()).containsKey("leading-client");
 		ZoneAwareAssignor.Leadership leadership = leader.leadership();
 		assertThat(leadership.groupId()).isEqualTo("orders");
 		assertThat(leadership.generation()).isEqualTo(12);
@@ -359,7 +361,7 @@ class ZoneAwareAssignorTests {
 		leader.subscriptionUserData(Set.of("events"));
 		leader.onAssignment(assignments.get("member-a"), metadata(8, "member-a"));
 		assertThat(leader.leadership()).isNull();
-		assertThat(ZoneAwareAssignor.leaderships()).doesNotContainKey("failed-sync-client");
+		assertThat(this.assignors.leaderships()).doesNotContainKey("failed-sync-client");
 	}
 
 	@Test
@@ -453,9 +455,11 @@ class ZoneAwareAssignorTests {
 		return Map.of(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, String.join(",", names));
 	}
 
-	private static ZoneAwareAssignor configured(Map<String, Object> settings) {
+	private ZoneAwareAssignor configured(Map<String, Object> settings) {
+		Map<String, Object> registered = new HashMap<>(settings);
+		registered.put(ZoneAwareAssignor.REGISTRY_CONFIG, this.assignors);
 		ZoneAwareAssignor assignor = new ZoneAwareAssignor();
-		assignor.configure(settings);
+		assignor.configure(registered);
 		return assignor;
 	}
 

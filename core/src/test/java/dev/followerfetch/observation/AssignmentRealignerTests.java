@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.random.RandomGenerator;
@@ -27,10 +28,21 @@ import dev.followerfetch.Policy;
 import dev.followerfetch.assignment.ZoneAwareAssignment.Balance;
 import dev.followerfetch.assignment.ZoneAwareAssignment.Locality;
 import dev.followerfetch.assignment.ZoneAwareAssignment.Member;
+import dev.followerfetch.assignment.ZoneAwareAssignor;
 import dev.followerfetch.assignment.ZoneAwareAssignor.Leadership;
+import dev.followerfetch.assignment.ZoneAwareAssignors;
 import dev.followerfetch.observation.ClusterView.Placement;
 import dev.followerfetch.observation.ReadLocalityJudge.Subject;
 import dev.followerfetch.policy.ConsumerKind;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
+import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.Assignment;
+import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.GroupSubscription;
+import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.Subscription;
+import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
+import org.apache.kafka.common.Cluster;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
@@ -462,8 +474,64 @@ class AssignmentRealignerTests {
 			.isEqualTo(5 + AssignmentRealigner.MAX_COUNTED_CLIENTS);
 	}
 
+	@Test
+	@SuppressWarnings("removal") // the consumer builds the metadata; Kafka 4.4 deprecates its constructors for others
+	void aRealignerOfARegistryReadsTheGroupsItsAssignorsLedAndLetsTheLeaderMoveOwnedPartitions() {
+		ZoneAwareAssignors assignors = new ZoneAwareAssignors();
+		ZoneAwareAssignor leader = zoneAware(assignors, "client-a", "az-a");
+		ZoneAwareAssignor member = zoneAware(assignors, "client-b", "az-b");
+		Map<String, Assignment> first = leader
+			.assign(cluster(0, 1), new GroupSubscription(Map.of("member-a", joins(leader, "az-a", List.of()), "member-b",
+					joins(member, "az-b", List.of()))))
+			.groupAssignment();
+		leader.onAssignment(first.get("member-a"), new ConsumerGroupMetadata("orders", 7, "member-a", Optional.empty()));
+		assertThat(assignors.leaderships()).containsOnlyKeys("client-a");
+		// the leaders swapped zones: cooperative-sticky keeps what each member owns
+		Map<String, Subscription> owning = Map.of("member-a", joins(leader, "az-a", List.of(T0)), "member-b",
+				joins(member, "az-b", List.of(T1)));
+		assertThat(leader.assign(cluster(1, 0), new GroupSubscription(owning)).groupAssignment().get("member-a")
+			.partitions()).containsExactly(T0);
+
+		AssignmentRealigner realigner = new AssignmentRealigner(assignors,
+				new AssignmentRealigner.Settings(true, Duration.ofSeconds(120), Duration.ofMinutes(10)), this.clock,
+				() -> 0L);
+		realigner.check(List.of(subject("client-a")), (subject) -> view(1, 0));
+		this.clock.advance(Duration.ofMinutes(2));
+		realigner.check(List.of(subject("client-a")), (subject) -> view(1, 0));
+		assertThat(this.rebalances).hasValue(1);
+		assertThat(leader.assign(cluster(1, 0), new GroupSubscription(owning)).groupAssignment().get("member-a")
+			.partitions()).as("revoked, for member-b in its leader's zone").isEmpty();
+	}
+
 	private Subject subject(String clientId) {
 		return subject("orders", clientId, this.rebalances);
+	}
+
+	private static ZoneAwareAssignor zoneAware(ZoneAwareAssignors assignors, String clientId, String rack) {
+		ZoneAwareAssignor assignor = new ZoneAwareAssignor();
+		assignor.configure(Map.of(ConsumerConfig.CLIENT_ID_CONFIG, clientId, ConsumerConfig.GROUP_ID_CONFIG, "orders",
+				ConsumerConfig.CLIENT_RACK_CONFIG, rack, ConsumerConfig.METADATA_MAX_AGE_CONFIG, "30000",
+				ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
+				ZoneAwareAssignor.class.getName() + "," + CooperativeStickyAssignor.class.getName(),
+				ZoneAwareAssignor.REGISTRY_CONFIG, assignors));
+		return assignor;
+	}
+
+	private static Subscription joins(ZoneAwareAssignor assignor, String rack, List<TopicPartition> owned) {
+		return new Subscription(List.of("t"), assignor.subscriptionUserData(Set.of("t")), owned, 7, Optional.of(rack));
+	}
+
+	/**
+	 * Topic t in the metadata of a consumer, its partitions led by the given brokers (0 in
+	 * az-a, 1 in az-b), their preferred replicas.
+	 */
+	private static Cluster cluster(int leaderOfT0, int leaderOfT1) {
+		List<Node> brokers = List.of(new Node(0, "localhost", 9092, "az-a"), new Node(1, "localhost", 9093, "az-b"));
+		Node[] t0 = { brokers.get(leaderOfT0), brokers.get(1 - leaderOfT0) };
+		Node[] t1 = { brokers.get(leaderOfT1), brokers.get(1 - leaderOfT1) };
+		return new Cluster("cluster", brokers,
+				List.of(new PartitionInfo("t", 0, t0[0], t0, t0), new PartitionInfo("t", 1, t1[0], t1, t1)), Set.of(),
+				Set.of());
 	}
 
 	/**

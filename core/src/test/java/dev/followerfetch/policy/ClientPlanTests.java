@@ -23,6 +23,7 @@ import java.util.Map;
 import dev.followerfetch.Policy;
 import dev.followerfetch.assignment.AssignmentStrategy;
 import dev.followerfetch.assignment.ZoneAwareAssignor;
+import dev.followerfetch.assignment.ZoneAwareAssignors;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.observation.ConfiguredConsumers;
 import dev.followerfetch.policy.ConsumerPolicy.Origin;
@@ -187,6 +188,54 @@ class ClientPlanTests {
 	}
 
 	@Test
+	void everyConsumerWhoseStrategiesNameTheZoneAwareAssignorIsHandedTheApplicationsRegistry() {
+		ZoneAwareAssignors assignors = new ZoneAwareAssignors();
+		ClientRackDecider decider = decider(true, assignors);
+		Map<String, Object> listed = Map.of("partition.assignment.strategy", ZoneAwareAssignor.class.getName());
+		ClientPlan factory = decider.plan(ClientRequest.consumerFactory("ConsumerFactory bean 'orders'", Map.of()));
+		assertThat(factory.assignors()).isSameAs(assignors);
+		assertThat(factory.configs()).containsEntry(ZoneAwareAssignor.REGISTRY_CONFIG, assignors);
+		assertThat(decider.plan(ClientRequest.listener("audit",
+				Map.of("partition.assignment.strategy", RangeAssignor.class.getName()), Map.of(), null, null, null,
+				"audit"))
+			.assignors()).as("a listener's own strategy").isSameAs(assignors);
+		assertThat(decider.plan(ClientRequest.consumer(ConsumerKind.BINDING, "orders-in-0", Map.of())).assignors())
+			.isSameAs(assignors);
+		assertThat(decider.plan(ClientRequest.consumer(ConsumerKind.OTHER, "audit", listed)).assignors())
+			.isSameAs(assignors);
+		assertThat(decider(false, assignors).plan(ClientRequest.consumer(ConsumerKind.OTHER, "audit", listed))
+			.assignors()).as("listed by the application with assignment disabled").isSameAs(assignors);
+		Map<String, Object> configured = new HashMap<>();
+		decider.configure(ConsumerKind.OTHER, "audit", configured);
+		assertThat(configured).containsEntry(ZoneAwareAssignor.REGISTRY_CONFIG, assignors);
+	}
+
+	@Test
+	void aConsumerThatRunsNoZoneAwareAssignorOrHoldsARegistryAlreadyIsHandedNone() {
+		ZoneAwareAssignors assignors = new ZoneAwareAssignors();
+		ClientRackDecider decider = decider(true, assignors);
+		assertThat(decider.plan(ClientRequest.consumerFactory("ConsumerFactory bean 'pinned'",
+				Map.of("partition.assignment.strategy", "com.example.PinnedAssignor")))
+			.assignors()).isNull();
+		assertThat(decider.plan(ClientRequest.consumer(ConsumerKind.BINDING, "orders-in-0",
+				Map.of("group.protocol", "consumer", "partition.assignment.strategy", ZoneAwareAssignor.class.getName())))
+			.assignors()).isNull();
+		assertThat(decider(false, assignors).plan(ClientRequest.consumer(ConsumerKind.OTHER, "audit", Map.of()))
+			.assignors()).isNull();
+		assertThat(decider.plan(ClientRequest.listener("orders", Map.of(),
+				Map.of("partition.assignment.strategy", ZONE_AWARE_FIRST, ZoneAwareAssignor.REGISTRY_CONFIG, assignors),
+				null, null, null, "orders"))
+			.assignors()).as("a listener that takes its factory's").isNull();
+		ZoneAwareAssignors own = new ZoneAwareAssignors();
+		Map<String, Object> config = new HashMap<>(Map.of(ZoneAwareAssignor.REGISTRY_CONFIG, own));
+		decider.configure(ConsumerKind.OTHER, "audit", config);
+		assertThat(config).containsEntry(ZoneAwareAssignor.REGISTRY_CONFIG, own);
+		ClientPlan streams = decider.plan(ClientRequest.streams("reports", Map.of("application.id", "reports")));
+		assertThat(streams.assignors()).as("Kafka Streams keeps its own assignor").isNull();
+		assertThat(streams.configs()).doesNotContainKey(ZoneAwareAssignor.REGISTRY_CONFIG);
+	}
+
+	@Test
 	void aPlanThatAddsNothingLeavesTheConfigurationUntouched() {
 		Map<String, Object> unmodifiable = Collections.unmodifiableMap(new HashMap<>(Map.of("client.id", "mine")));
 		new ClientPlan(null, Map.of(), null).applyTo(unmodifiable);
@@ -197,6 +246,14 @@ class ClientPlanTests {
 	void anyOtherClientTakesOnlyTheZoneTag() {
 		assertThat(this.decider.plan(ClientRequest.client(Map.of("client.rack", ""), "binder-admin")))
 			.isEqualTo(new ClientPlan(null, Map.of(), "warpstream_az=az-b,binder-admin"));
+	}
+
+	private static ClientRackDecider decider(boolean assignment, ZoneAwareAssignors assignors) {
+		return new ClientRackDecider(PolicySettings.defaults(),
+				new ClientSettings(false, ProducerRackSupport.ofClasspath(), new AssignmentStrategy(assignment),
+						ClientIdZone.NONE),
+				() -> DetectedRack.of("az-b", "test"), (consumer) -> {
+				}, assignors);
 	}
 
 }

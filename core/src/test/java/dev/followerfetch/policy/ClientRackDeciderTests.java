@@ -26,6 +26,7 @@ import java.util.Map;
 import dev.followerfetch.Policy;
 import dev.followerfetch.assignment.AssignmentStrategy;
 import dev.followerfetch.assignment.ZoneAwareAssignor;
+import dev.followerfetch.assignment.ZoneAwareAssignors;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.observation.ConfiguredConsumers;
 import dev.followerfetch.policy.ConsumerPolicy.Origin;
@@ -61,6 +62,10 @@ class ClientRackDeciderTests {
 	private final Policies policies = new Policies();
 
 	private final ConfiguredConsumers configuredConsumers = new ConfiguredConsumers();
+
+	private final ZoneAwareAssignors assignors = new ZoneAwareAssignors();
+
+	private final Map.Entry<String, Object> registered = Map.entry(ZoneAwareAssignor.REGISTRY_CONFIG, this.assignors);
 
 	@Test
 	void aConsumersOwnRackBeatsEverythingElseAndAnEmptyOneMeansFreshness() {
@@ -186,11 +191,11 @@ class ClientRackDeciderTests {
 		assertThat(decider.configure(ConsumerKind.BINDING, "process-in-0", plain).policy()).isEqualTo(Policy.LOCALITY);
 		assertThat(plain).containsOnly(Map.entry("client.rack", "az-b"), Map.entry("metadata.max.age.ms", "30000"),
 				Map.entry("request.timeout.ms", "15000"), ZONE_AWARE_FIRST, RANGE_WRAPPED,
-				Map.entry("follower.fetch.zone", "az-b"));
+				Map.entry("follower.fetch.zone", "az-b"), this.registered);
 		Map<String, Object> fresh = new HashMap<>();
 		assertThat(decider.configure(ConsumerKind.BINDING, "audit-in-0", fresh).origin()).isEqualTo(Origin.PROPERTY);
 		assertThat(fresh).containsOnly(Map.entry("client.rack", ""), ZONE_AWARE_FIRST, RANGE_WRAPPED,
-				Map.entry("follower.fetch.zone", "az-b"));
+				Map.entry("follower.fetch.zone", "az-b"), this.registered);
 		Map<String, Object> own = new HashMap<>(Map.of("client.rack", "az-c", "metadata.max.age.ms", "5000",
 				"request.timeout.ms", "9000", "partition.assignment.strategy", "com.example.PinnedAssignor"));
 		assertThat(decider.configure(ConsumerKind.BINDING, "audit-in-0", own).origin())
@@ -213,7 +218,7 @@ class ClientRackDeciderTests {
 	void withoutADetectedRackConfigureLeavesALocalityConsumerOnItsZonelessAssignmentOnly() {
 		Map<String, Object> config = new HashMap<>();
 		decider(null).configure(ConsumerKind.OTHER, "hand-built", config);
-		assertThat(config).containsOnly(ZONE_AWARE_FIRST, RANGE_WRAPPED);
+		assertThat(config).containsOnly(ZONE_AWARE_FIRST, RANGE_WRAPPED, this.registered);
 	}
 
 	@Test
@@ -292,7 +297,7 @@ class ClientRackDeciderTests {
 		decider("az-b").configure(ConsumerKind.OTHER, "hand-built", config);
 		assertThat(config).containsOnly(Map.entry("client.rack", ""),
 				Map.entry("partition.assignment.strategy", ZoneAwareAssignor.class.getName()),
-				Map.entry("follower.fetch.zone", "az-b"));
+				Map.entry("follower.fetch.zone", "az-b"), this.registered);
 	}
 
 	@Test
@@ -361,11 +366,13 @@ class ClientRackDeciderTests {
 
 	private ClientRackDecider decider(ClientSettings clients, @Nullable String rack) {
 		return new ClientRackDecider(this.policies.settings(), clients, () -> DetectedRack.of(rack, "test"),
-				this.configuredConsumers);
+				this.configuredConsumers, this.assignors);
 	}
 
-	private ClientRackDecider decider(String rack) {
-		return new ClientRackDecider(this.policies.settings(), () -> DetectedRack.of(rack, "test"));
+	private ClientRackDecider decider(@Nullable String rack) {
+		return new ClientRackDecider(this.policies.settings(), ClientSettings.defaults(),
+				() -> DetectedRack.of(rack, "test"), (consumer) -> {
+				}, this.assignors);
 	}
 
 	/**

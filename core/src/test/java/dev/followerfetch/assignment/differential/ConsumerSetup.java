@@ -25,6 +25,7 @@ import java.util.Objects;
 
 import dev.followerfetch.assignment.AssignmentStrategy;
 import dev.followerfetch.assignment.ZoneAwareAssignor;
+import dev.followerfetch.assignment.ZoneAwareAssignors;
 import dev.followerfetch.assignment.differential.GeneratedGroup.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor;
@@ -57,6 +58,8 @@ final class ConsumerSetup {
 	private final @Nullable String wrapped;
 
 	private final RebalanceProtocol protocol;
+
+	private final ZoneAwareAssignors assignors = new ZoneAwareAssignors();
 
 	private ConsumerSetup(@Nullable Object strategy, boolean starter) {
 		this.strategy = strategy;
@@ -106,7 +109,7 @@ final class ConsumerSetup {
 
 	/**
 	 * The settings a member's assignors are configured with: the application's, what the
-	 * starter adds, and the client id.
+	 * starter adds (its registry of zone-aware assignors among them), and the client id.
 	 * @param consumer the member
 	 * @param clientId its client id
 	 * @return the settings
@@ -115,9 +118,18 @@ final class ConsumerSetup {
 		Map<String, Object> config = application(consumer.clientRack());
 		if (this.starter) {
 			config.putAll(STARTER.decide(config, consumer.zone()).settings());
+			config.put(ZoneAwareAssignor.REGISTRY_CONFIG, this.assignors);
 		}
 		config.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
 		return config;
+	}
+
+	/**
+	 * The registry the members' zone-aware assignors register in.
+	 * @return the registry
+	 */
+	ZoneAwareAssignors assignors() {
+		return this.assignors;
 	}
 
 	/**

@@ -416,7 +416,10 @@ final class Differential {
 	 * own assignment unless over its budget.
 	 */
 	private void knownZones(String where) {
-		ZoneAwareAssignor.Leadership leadership = ZoneAwareAssignor.leaderships().get(this.ours.leaderClientId());
+		ZoneAwareAssignor.Leadership leadership = this.ours.setup()
+			.assignors()
+			.leaderships()
+			.get(this.ours.leaderClientId());
 		if (leadership == null) {
 			return;
 		}

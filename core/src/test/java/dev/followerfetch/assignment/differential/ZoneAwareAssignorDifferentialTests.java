@@ -196,7 +196,9 @@ class ZoneAwareAssignorDifferentialTests {
 		GroupAssignment zoneAware = both.zoneAware();
 		group.sync(both.wire(), zoneAware);
 		assertThat(Differential.assigned(zoneAware)).containsExactlyInAnyOrderElementsOf(Differential.assigned(kafka));
-		String kept = ZoneAwareAssignor.leaderships()
+		String kept = group.setup()
+			.assignors()
+			.leaderships()
 			.get(group.leaderClientId())
 			.members()
 			.stream()
