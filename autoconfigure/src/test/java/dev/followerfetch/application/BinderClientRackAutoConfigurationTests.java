@@ -21,10 +21,14 @@ import java.util.Map;
 
 import dev.followerfetch.Policy;
 import dev.followerfetch.application.BinderBindings.Binding;
+import dev.followerfetch.assignment.ZoneAwareAssignor;
+import dev.followerfetch.assignment.ZoneAwareAssignors;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
 import dev.followerfetch.policy.FetchPolicyAutoConfiguration;
 import dev.followerfetch.policy.ConsumerPolicy.Origin;
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -155,6 +159,27 @@ class BinderClientRackAutoConfigurationTests {
 			assertThat(binding.config()).containsEntry(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9")
 				.containsEntry(ConsumerConfig.CLIENT_RACK_CONFIG, "az-b");
 			assertThat(binding.destinations()).containsExactly("orders");
+		});
+	}
+
+	@Test
+	void aBindingsConsumerRegistersItsZoneAwareAssignorInTheApplicationsRegistry() {
+		this.contextRunner.run((context) -> {
+			BinderClientRackCustomizer customizer = context.getBean(BinderClientRackCustomizer.class);
+			ZoneAwareAssignors assignors = context.getBean(ZoneAwareAssignors.class);
+			Map<String, Object> config = new HashMap<>(Map.of(ConsumerConfig.GROUP_ID_CONFIG, "g",
+					ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9", ConsumerConfig.CLIENT_ID_CONFIG,
+					"process-in-0-client", ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
+					ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class));
+			customizer.configure(config, "process-in-0", "orders");
+			DefaultKafkaConsumerFactory<Object, Object> factory = new DefaultKafkaConsumerFactory<>(config);
+			customizer.configure(factory);
+			assertThat(binding(context, "process-in-0").config()).containsEntry(ZoneAwareAssignor.REGISTRY_CONFIG,
+					assignors);
+			try (Consumer<Object, Object> consumer = factory.createConsumer()) {
+				assertThat(consumer.groupMetadata().groupId()).isEqualTo("g");
+				assertThat(assignors.chosen("process-in-0-client")).contains(false);
+			}
 		});
 	}
 

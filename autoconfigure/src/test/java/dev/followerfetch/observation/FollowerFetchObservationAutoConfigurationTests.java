@@ -17,19 +17,31 @@ package dev.followerfetch.observation;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.followerfetch.BootApis;
 import dev.followerfetch.Policy;
 import dev.followerfetch.application.ClientRackAutoConfiguration;
+import dev.followerfetch.assignment.ZoneAwareAssignor;
+import dev.followerfetch.assignment.ZoneAwareAssignors;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
 import dev.followerfetch.policy.FetchPolicyAutoConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
+import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.Assignment;
+import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.GroupSubscription;
+import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.Subscription;
+import org.apache.kafka.common.Cluster;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.PartitionInfo;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -178,6 +190,33 @@ class FollowerFetchObservationAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("management.health.followerfetch.enabled=false")
 			.run((context) -> assertThat(context).doesNotHaveBean("followerFetchHealthIndicator")
 				.hasSingleBean(ReadLocalityMonitor.class));
+	}
+
+	@Test
+	@SuppressWarnings("removal") // the consumer builds the metadata; Kafka 4.4 deprecates its constructors for others
+	void theMonitorReadsTheGroupsLedByTheAssignorsOfTheRegistryTheConsumerFactoryCarries() {
+		this.contextRunner.run((context) -> {
+			assertThat(context).hasSingleBean(ZoneAwareAssignors.class);
+			Map<String, Object> config = new HashMap<>(
+					((ConsumerFactory<?, ?>) context.getBean(ConsumerFactory.class)).getConfigurationProperties());
+			assertThat(config).containsEntry(ZoneAwareAssignor.REGISTRY_CONFIG, context.getBean(ZoneAwareAssignors.class));
+			config.put(ConsumerConfig.CLIENT_ID_CONFIG, "orders-0");
+			config.put(ConsumerConfig.GROUP_ID_CONFIG, "orders");
+			ZoneAwareAssignor leader = new ZoneAwareAssignor();
+			leader.configure(config);
+			Node broker = new Node(0, "localhost", 9092, "az-b");
+			Cluster metadata = new Cluster("cluster", List.of(broker),
+					List.of(new PartitionInfo("orders", 0, broker, new Node[] { broker }, new Node[] { broker })),
+					Set.of(), Set.of());
+			Assignment assigned = leader
+				.assign(metadata, new GroupSubscription(Map.of("member-0", new Subscription(List.of("orders")))))
+				.groupAssignment()
+				.get("member-0");
+			leader.onAssignment(assigned, new ConsumerGroupMetadata("orders", 1, "member-0", Optional.empty()));
+			ReadLocalityMonitor monitor = context.getBean(ReadLocalityMonitor.class);
+			monitor.refresh();
+			assertThat(monitor.assignmentFallbackGroups()).containsExactly("orders");
+		});
 	}
 
 	@Test

@@ -23,9 +23,11 @@ import dev.followerfetch.FollowerFetchProperties;
 import dev.followerfetch.Policy;
 import dev.followerfetch.application.ClientRackAutoConfiguration;
 import dev.followerfetch.assignment.ZoneAwareAssignor;
+import dev.followerfetch.assignment.ZoneAwareAssignors;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
 import dev.followerfetch.policy.ConsumerPolicy.Origin;
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.junit.jupiter.api.Test;
@@ -263,6 +265,40 @@ class FetchPolicyAutoConfigurationTests {
 		});
 	}
 
+	@Test
+	void aListenersConsumerRegistersItsZoneAwareAssignorInTheContextsOneRegistry() {
+		this.contextRunner.withUserConfiguration(Listeners.class).run((context) -> {
+			assertThat(context).hasSingleBean(ZoneAwareAssignors.class);
+			ZoneAwareAssignors assignors = context.getBean(ZoneAwareAssignors.class);
+			ConsumerFactory<?, ?> factory = context.getBean(ConsumerFactory.class);
+			assertThat(factory.getConfigurationProperties()).containsEntry(ZoneAwareAssignor.REGISTRY_CONFIG, assignors);
+			Properties own = container(context, "analytics").getContainerProperties().getKafkaConsumerProperties();
+			assertThat(own).as("the factory's registry is the listener's").doesNotContainKey(ZoneAwareAssignor.REGISTRY_CONFIG);
+			try (Consumer<?, ?> consumer = factory.createConsumer("analytics", "analytics-client", "-0", own)) {
+				assertThat(consumer.groupMetadata().groupId()).isEqualTo("analytics");
+				assertThat(assignors.chosen("analytics-client-0")).contains(false);
+			}
+		});
+	}
+
+	@Test
+	void aClassicListenerOverAFactoryOfTheConsumerProtocolCarriesTheRegistryInItsOwnProperties() {
+		this.contextRunner.withUserConfiguration(ClassicOverConsumerProtocol.class)
+			.withPropertyValues("spring.kafka.consumer.properties.group.protocol=consumer")
+			.run((context) -> {
+				ZoneAwareAssignors assignors = context.getBean(ZoneAwareAssignors.class);
+				ConsumerFactory<?, ?> factory = context.getBean(ConsumerFactory.class);
+				assertThat(factory.getConfigurationProperties()).doesNotContainKey(ZoneAwareAssignor.REGISTRY_CONFIG);
+				Properties own = container(context, "classic-cooperative").getContainerProperties()
+					.getKafkaConsumerProperties();
+				assertThat(own.get(ZoneAwareAssignor.REGISTRY_CONFIG)).isSameAs(assignors);
+				try (Consumer<?, ?> consumer = factory.createConsumer("clicks", "classic-client", "-0", own)) {
+					assertThat(consumer.groupMetadata().groupId()).isEqualTo("clicks");
+					assertThat(assignors.chosen("classic-client-0")).contains(false);
+				}
+			});
+	}
+
 	private static String strategy(AssertableApplicationContext context, String listenerId) {
 		return container(context, listenerId).getContainerProperties()
 			.getKafkaConsumerProperties()
@@ -332,6 +368,25 @@ class FetchPolicyAutoConfigurationTests {
 
 		@KafkaListener(id = "classic", topics = "clicks")
 		void classic(String payload) {
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class ClassicOverConsumerProtocol {
+
+		@Bean
+		ClassicListenerBean classicListenerBean() {
+			return new ClassicListenerBean();
+		}
+
+	}
+
+	static class ClassicListenerBean {
+
+		@KafkaListener(id = "classic-cooperative", topics = "clicks", properties = { "group.protocol=classic",
+				"partition.assignment.strategy=org.apache.kafka.clients.consumer.CooperativeStickyAssignor" })
+		void cooperative(String payload) {
 		}
 
 	}
