@@ -42,6 +42,7 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.json.JsonParserFactory;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
+import org.springframework.kafka.listener.MessageListenerContainer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -234,31 +235,76 @@ class FollowerFetchHealthEndToEndTests {
 		ConfigurableApplicationContext context = start("orders", "follower-fetch.rack=az-b",
 				"follower-fetch.observation.refresh-interval=1h");
 		consumeAll(context);
-		ReadLocalityMonitor monitor = context.getBean(ReadLocalityMonitor.class);
-		await().atMost(TIMEOUT)
-			.until(monitor::refresh, (snapshot) -> snapshot.listeners().size() == 2 && snapshot.all()
-				.stream()
-				.allMatch((consumer) -> "zone-aware".equals(consumer.assignment()) && consumer.partitions() == 6));
+		ReadLocalityMonitor monitor = awaitAssignment(context, "zone-aware");
 		Map<String, Long> before = BrokerRequests.count();
 		for (int i = 0; i < 10; i++) {
 			monitor.refresh();
 		}
 		Map<String, Long> during = BrokerRequests.since(before);
-		assertThat(during.getOrDefault("DescribeGroups", 0L) + during.getOrDefault("ConsumerGroupDescribe", 0L))
-			.as("groups described in 10 refreshes without a rebalance: %s", during)
-			.isZero();
+		assertThat(groupDescriptions(during)).as("groups described in 10 refreshes: %s", during).isZero();
 		assertThat(during.get("DescribeConfigs"))
 			.as("brokers asked for their configuration in 10 refreshes, az-b having one: %s", during)
 			.isEqualTo(10);
-		assertThat(monitor.snapshot().all()).allSatisfy(
-				(consumer) -> assertThat(consumer.assignment()).isEqualTo("zone-aware"));
 		Map<String, Long> beforeRebalance = BrokerRequests.count();
 		context.getBean(KafkaListenerEndpointRegistry.class).getListenerContainer("analytics").enforceRebalance();
+		awaitRebalanced(context, monitor);
+		assertThat(groupDescriptions(BrokerRequests.since(beforeRebalance)))
+			.as("a group that chose the zone-aware assignor again, known without asking")
+			.isZero();
+		assertThat(monitor.snapshot().all()).allSatisfy(
+				(consumer) -> assertThat(consumer.assignment()).isEqualTo("zone-aware"));
+	}
+
+	@Test
+	void aGroupOnKafkasStrategyIsDescribedAgainOnlyAfterItRebalanced() {
+		ConfigurableApplicationContext context = start("orders", "follower-fetch.rack=az-b",
+				"follower-fetch.observation.refresh-interval=1h", "follower-fetch.assignment.enabled=false");
+		consumeAll(context);
+		ReadLocalityMonitor monitor = awaitAssignment(context, "range");
+		Map<String, Long> before = BrokerRequests.count();
+		for (int i = 0; i < 10; i++) {
+			monitor.refresh();
+		}
+		assertThat(groupDescriptions(BrokerRequests.since(before))).as("10 refreshes without a rebalance").isZero();
+		Map<String, Long> beforeRebalance = BrokerRequests.count();
+		context.getBean(KafkaListenerEndpointRegistry.class).getListenerContainer("analytics").enforceRebalance();
+		awaitRebalanced(context, monitor);
 		await("the group described after its rebalance").atMost(TIMEOUT).until(() -> {
 			monitor.refresh();
-			Map<String, Long> since = BrokerRequests.since(beforeRebalance);
-			return since.getOrDefault("DescribeGroups", 0L) + since.getOrDefault("ConsumerGroupDescribe", 0L) > 0;
+			return groupDescriptions(BrokerRequests.since(beforeRebalance)) > 0;
 		});
+		Map<String, Long> afterRebalance = BrokerRequests.count();
+		for (int i = 0; i < 10; i++) {
+			monitor.refresh();
+		}
+		assertThat(groupDescriptions(BrokerRequests.since(afterRebalance))).as("10 refreshes after that").isZero();
+	}
+
+	private static ReadLocalityMonitor awaitAssignment(ConfigurableApplicationContext context, String assignment) {
+		ReadLocalityMonitor monitor = context.getBean(ReadLocalityMonitor.class);
+		await().atMost(TIMEOUT)
+			.until(monitor::refresh, (snapshot) -> snapshot.listeners().size() == 2 && snapshot.all()
+				.stream()
+				.allMatch((consumer) -> assignment.equals(consumer.assignment()) && consumer.partitions() == 6));
+		return monitor;
+	}
+
+	private static void awaitRebalanced(ConfigurableApplicationContext context, ReadLocalityMonitor monitor) {
+		MessageListenerContainer analytics = context.getBean(KafkaListenerEndpointRegistry.class)
+			.getListenerContainer("analytics");
+		await("the analytics group rebalanced").atMost(TIMEOUT).until(() -> {
+			monitor.refresh();
+			return analytics.metrics()
+				.values()
+				.stream()
+				.flatMap((metrics) -> metrics.entrySet().stream())
+				.anyMatch((metric) -> metric.getKey().name().equals("rebalance-total")
+						&& ((Number) metric.getValue().metricValue()).doubleValue() >= 2);
+		});
+	}
+
+	private static long groupDescriptions(Map<String, Long> requests) {
+		return requests.getOrDefault("DescribeGroups", 0L) + requests.getOrDefault("ConsumerGroupDescribe", 0L);
 	}
 
 	private static void consumeAll(ConfigurableApplicationContext context) {

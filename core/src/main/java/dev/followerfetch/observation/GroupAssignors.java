@@ -21,22 +21,28 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
+import dev.followerfetch.assignment.ZoneAwareAssignor;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Which consumer groups one cluster's inspector describes, and what they said. A group's
  * description carries every member's subscription and assignment, so it grows with the
- * group, and every instance of a service would read it: a group is described again only
- * when this application's consumers in it went through a rebalance since (the only way
- * its assignor changes under the classic protocol); a group that could not be described,
- * or had no assignor yet, is asked again after 1, 2, 4, 8, then every 16 inspections, and
- * one whose consumers report no rebalance count every 16.
+ * group, and every instance of a service would read it. A group whose consumers here all
+ * had their zone-aware assignor chosen at their last rebalance is not described at all:
+ * Kafka calls only the chosen assignor when a rebalance completes. Another is described
+ * again only when this application's consumers in it went through a rebalance since (the
+ * only way its assignor changes under the classic protocol); a group that could not be
+ * described, or had no assignor yet, is asked again after 1, 2, 4, 8, then every 16
+ * inspections, and one whose consumers report no rebalance count every 16.
  *
  * @author follower-fetch authors
  */
 final class GroupAssignors {
 
 	private static final int MAX_BACKOFF = 16;
+
+	private static final ClusterView.GroupAssignor ZONE_AWARE = new ClusterView.GroupAssignor(false,
+			ZoneAwareAssignor.NAME);
 
 	private final Map<String, Known> known = new HashMap<>();
 
@@ -55,7 +61,11 @@ final class GroupAssignors {
 		Set<String> describe = new TreeSet<>();
 		groups.forEach((group, rebalances) -> {
 			Known last = this.known.get(group);
-			if (last == null || !last.rebalances().equals(rebalances) || this.inspections >= last.nextAttempt()) {
+			if (rebalances.zoneAwareChosen()) {
+				this.known.put(group, new Known(rebalances, ZONE_AWARE, 0, Long.MAX_VALUE));
+			}
+			else if (last == null || !last.rebalances().equals(rebalances)
+					|| this.inspections >= last.nextAttempt()) {
 				describe.add(group);
 			}
 		});
@@ -105,11 +115,17 @@ final class GroupAssignors {
 	 *
 	 * @param clientIds the client ids of this application's consumers in the group
 	 * @param total the sum of their rebalance counts
+	 * @param zoneAwareChosen whether each of these consumers knows that the group chose
+	 * its zone-aware assignor at its last rebalance
 	 */
-	record Rebalances(Set<String> clientIds, long total) {
+	record Rebalances(Set<String> clientIds, long total, boolean zoneAwareChosen) {
 
 		Rebalances {
 			clientIds = Set.copyOf(clientIds);
+		}
+
+		Rebalances(Set<String> clientIds, long total) {
+			this(clientIds, total, false);
 		}
 
 	}

@@ -408,7 +408,7 @@ public final class ReadLocalityMonitor {
 		}
 		ClusterView view;
 		try {
-			view = inspector.inspect(topics, rebalances(subjects), shareClients, zone);
+			view = inspector.inspect(topics, rebalances(subjects, this.assignors), shareClients, zone);
 			this.lastViews.put(inspector, view);
 		}
 		catch (InterruptedException ex) {
@@ -437,12 +437,14 @@ public final class ReadLocalityMonitor {
 
 	/**
 	 * The classic-protocol consumer groups of some consumers, with what their clients say
-	 * of the group's rebalances: the brokers assign the consumer protocol's groups, and a
-	 * share group has no assignor to name.
+	 * of the group's rebalances and whether each of them knows that its zone-aware
+	 * assignor was chosen: the brokers assign the consumer protocol's groups, and a share
+	 * group has no assignor to name.
 	 */
-	static Map<String, GroupAssignors.Rebalances> rebalances(List<Subject> subjects) {
+	static Map<String, GroupAssignors.Rebalances> rebalances(List<Subject> subjects, ZoneAwareAssignors assignors) {
 		Map<String, Set<String>> clientIds = new TreeMap<>();
 		Map<String, Long> totals = new HashMap<>();
+		Set<String> notChosen = new HashSet<>();
 		subjects.forEach((subject) -> {
 			String group = subject.consumer().group();
 			if (group == null || subject.consumer().kind() == ConsumerKind.SHARE
@@ -455,11 +457,14 @@ public final class ReadLocalityMonitor {
 					ids.add(client.clientId());
 					totals.merge(group, client.rebalances(), Long::sum);
 				}
+				if (!assignors.chosen(client.clientId()).orElse(false)) {
+					notChosen.add(group);
+				}
 			});
 		});
 		Map<String, GroupAssignors.Rebalances> rebalances = new TreeMap<>();
-		clientIds.forEach((group, ids) -> rebalances.put(group,
-				new GroupAssignors.Rebalances(ids, totals.getOrDefault(group, 0L))));
+		clientIds.forEach((group, ids) -> rebalances.put(group, new GroupAssignors.Rebalances(ids,
+				totals.getOrDefault(group, 0L), !ids.isEmpty() && !notChosen.contains(group))));
 		return rebalances;
 	}
 

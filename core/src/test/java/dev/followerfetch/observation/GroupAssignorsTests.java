@@ -101,6 +101,19 @@ class GroupAssignorsTests {
 	}
 
 	@Test
+	void aGroupWhoseConsumersAllHadTheirZoneAwareAssignorChosenIsNeverDescribed() {
+		Rebalances chosen = new Rebalances(Set.of("orders-0"), 1, true);
+		for (int i = 0; i < 20; i++) {
+			assertThat(this.assignors.toDescribe(Map.of("orders", chosen))).isEmpty();
+		}
+		assertThat(this.assignors.assignors()).containsExactly(
+				Map.entry("orders", new ClusterView.GroupAssignor(false, "follower-fetch-zone-aware")));
+		Rebalances another = new Rebalances(Set.of("orders-0"), 2, false);
+		assertThat(this.assignors.toDescribe(Map.of("orders", another))).as("chosen no longer")
+			.containsExactly("orders");
+	}
+
+	@Test
 	void aGroupNoConsumerIsInAnyMoreIsForgotten() {
 		Rebalances once = new Rebalances(Set.of("orders-0"), 1);
 		this.assignors.toDescribe(Map.of("orders", once));
