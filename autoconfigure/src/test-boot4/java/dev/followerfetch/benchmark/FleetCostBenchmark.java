@@ -79,7 +79,8 @@ import static org.awaitility.Awaitility.await;
  * the brokers completed (their {@code RequestsPerSec} metrics, every client together, and
  * their request log, by client id, for the instance's own clients), and the bytes the
  * instance's consumers and admin clients received and sent (their own metrics). A plain
- * {@code main}, not a test.
+ * {@code main}, not a test: {@code ./mvnw -B -pl autoconfigure -am test-compile
+ * exec:exec@fleet-cost-benchmark}, see docs/benchmarks.md.
  *
  * @author follower-fetch authors
  */
