@@ -321,6 +321,7 @@ final class StarterGroup {
 	 * joins (Kafka's consumer revokes every partition first), so it sends no owned
 	 * partitions, whatever the test gave.
 	 */
+	@SuppressWarnings("removal") // Kafka 4.3 deprecates the only constructor that carries a generation
 	private Subscription asMemberSendsIt(String memberId, Subscription subscription, Claim claim) {
 		ConsumerPartitionAssignor member = member(memberId, subscription.rackId());
 		if (!claim.partitions().isEmpty() || claim.generation() != DEFAULT_GENERATION) {

@@ -132,6 +132,7 @@ class ZoneAwareProtocolTests extends ConsumerProtocolTest {
 				Map.of("member-1", sent(first, "az-c", version), "member-2", sent(second, "az-c", version)));
 	}
 
+	@SuppressWarnings("removal") // Kafka 4.3 deprecates the only constructor that carries a generation
 	private static void received(ZoneAwareAssignor member, String memberId, Assignment assignment, short version) {
 		member.onAssignment(ConsumerProtocol.deserializeAssignment(ConsumerProtocol.serializeAssignment(assignment, version)),
 				new ConsumerGroupMetadata(StarterGroup.GROUP, 1, memberId, Optional.empty()));
