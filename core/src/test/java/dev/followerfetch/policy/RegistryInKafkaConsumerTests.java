@@ -16,6 +16,7 @@
 package dev.followerfetch.policy;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import ch.qos.logback.classic.Level;
@@ -63,17 +64,23 @@ class RegistryInKafkaConsumerTests {
 		config.put("follower.fetch.unread", "x");
 		ListAppender<ILoggingEvent> log = new ListAppender<>();
 		log.start();
-		Logger kafkaConfig = (Logger) LoggerFactory.getLogger(AbstractConfig.class);
-		Level level = kafkaConfig.getLevel();
-		kafkaConfig.setLevel(Level.INFO);
-		kafkaConfig.addAppender(log);
+		// kafka-clients 4 logs it as AbstractConfig, 3.9 as the configuration's own class
+		List<Logger> kafkaConfigs = List.of((Logger) LoggerFactory.getLogger(AbstractConfig.class),
+				(Logger) LoggerFactory.getLogger(ConsumerConfig.class));
+		List<Level> levels = kafkaConfigs.stream().map(Logger::getLevel).toList();
+		kafkaConfigs.forEach((kafkaConfig) -> {
+			kafkaConfig.setLevel(Level.INFO);
+			kafkaConfig.addAppender(log);
+		});
 		try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config)) {
 			assertThat(consumer.groupMetadata().groupId()).isEqualTo("audit");
 			assertThat(this.assignors.chosen("audit-0")).as("registered, its group not joined yet").contains(false);
 		}
 		finally {
-			kafkaConfig.detachAppender(log);
-			kafkaConfig.setLevel(level);
+			for (int i = 0; i < kafkaConfigs.size(); i++) {
+				kafkaConfigs.get(i).detachAppender(log);
+				kafkaConfigs.get(i).setLevel(levels.get(i));
+			}
 		}
 		assertThat(log.list).map(ILoggingEvent::getFormattedMessage)
 			.filteredOn((message) -> message.contains("were supplied but are not used yet"))
