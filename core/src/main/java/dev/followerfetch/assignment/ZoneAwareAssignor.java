@@ -486,6 +486,10 @@ public final class ZoneAwareAssignor implements ConsumerPartitionAssignor, Confi
 	 * moment the member joins again until the rebalance completes.
 	 * @return whether the last rebalance completed on this assignor
 	 */
+	String groupId() {
+		return this.groupId;
+	}
+
 	boolean chosen() {
 		return this.chosen;
 	}

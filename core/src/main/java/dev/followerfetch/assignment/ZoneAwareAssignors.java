@@ -104,6 +104,21 @@ public final class ZoneAwareAssignors {
 	}
 
 	/**
+	 * Whether one group chose the zone-aware assignor of the consumer of this client id
+	 * at its last rebalance, as {@link #chosen(String)} says: empty also when that
+	 * consumer is in another group (consumers of several groups may share a client id).
+	 * @param clientId the client id of a consumer
+	 * @param groupId the group it is known to be in
+	 * @return whether the group chose the zone-aware assignor, or empty when no
+	 * zone-aware assignor of that client id in that group is registered
+	 */
+	public Optional<Boolean> chosen(String clientId, String groupId) {
+		ZoneAwareAssignor assignor = assignor(clientId);
+		return (assignor != null && assignor.groupId().equals(groupId)) ? Optional.of(assignor.chosen())
+				: Optional.empty();
+	}
+
+	/**
 	 * The racks these assignors' consumers have seen of one cluster's brokers, a broker's
 	 * remembered while it is down (its metadata then carries no rack).
 	 * @param clusterId the cluster id

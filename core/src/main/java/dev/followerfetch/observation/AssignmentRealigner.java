@@ -151,8 +151,8 @@ final class AssignmentRealigner {
 	private final FallbackCounts fallbacks = new FallbackCounts();
 
 	/**
-	 * What the rule allowed each group at the last refresh: rerun only when a rebalance or
-	 * a leader's move changed its input (a refresh of 50 groups of 1,200 partitions would
+	 * What the rule allowed each group at the last refresh, or how it failed: rerun only
+	 * when a rebalance or a leader's move changed its input (a refresh of 50 groups of 1,200 partitions would
 	 * otherwise rerun 50 rules, each with its own budget).
 	 */
 	private final Map<String, Allowed> lastAllowed = new HashMap<>();
@@ -316,12 +316,25 @@ final class AssignmentRealigner {
 	private Locality allowed(String group, Leadership leadership, List<Partition> partitions) {
 		Allowed last = this.lastAllowed.get(group);
 		if (last != null && last.leadership() == leadership && last.partitions().equals(partitions)) {
-			return last.allowed();
+			// a rule that failed on this input would fail again, each time after up to its whole budget
+			if (last.failure() instanceof RuntimeException ex) {
+				throw ex;
+			}
+			if (last.failure() instanceof Error error) {
+				throw error;
+			}
+			return Objects.requireNonNull(last.allowed());
 		}
 		this.lastAllowed.remove(group);
-		Locality allowed = this.rule.allowed(leadership, partitions);
-		this.lastAllowed.put(group, new Allowed(leadership, partitions, allowed));
-		return allowed;
+		try {
+			Locality allowed = this.rule.allowed(leadership, partitions);
+			this.lastAllowed.put(group, new Allowed(leadership, partitions, allowed, null));
+			return allowed;
+		}
+		catch (RuntimeException | StackOverflowError | OutOfMemoryError ex) {
+			this.lastAllowed.put(group, new Allowed(leadership, partitions, null, ex));
+			throw ex;
+		}
 	}
 
 	/**
@@ -704,9 +717,10 @@ final class AssignmentRealigner {
 	}
 
 	/**
-	 * What the rule allowed a group, with its input.
+	 * What the rule allowed a group, or how it failed, with its input.
 	 */
-	private record Allowed(Leadership leadership, List<Partition> partitions, Locality allowed) {
+	private record Allowed(Leadership leadership, List<Partition> partitions, @Nullable Locality allowed,
+			@Nullable Throwable failure) {
 
 	}
 

@@ -95,6 +95,15 @@ final class BrokerSelectors {
 	}
 
 	/**
+	 * Record that a broker did not answer in time or could not be reached: it is asked
+	 * again at the next inspection, and what it said before is no longer taken as known.
+	 * @param node the broker
+	 */
+	synchronized void unanswered(Node node) {
+		this.known.remove(node.id());
+	}
+
+	/**
 	 * The selectors known of some brokers.
 	 * @param brokers the brokers' ids
 	 * @return the selector of each broker that said, by broker id

@@ -258,6 +258,7 @@ final class ClusterInspector implements AutoCloseable {
 					Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
 					if (cause instanceof RetriableException) {
 						unreachable.put(broker.id(), describe(cause));
+						this.brokerSelectors.unanswered(broker);
 					}
 					else {
 						this.brokerSelectors.answered(broker, null, describe(cause));
@@ -265,6 +266,7 @@ final class ClusterInspector implements AutoCloseable {
 				}
 				catch (TimeoutException ex) {
 					unreachable.put(broker.id(), "no answer within " + millis + " ms");
+					this.brokerSelectors.unanswered(broker);
 				}
 			}
 		}

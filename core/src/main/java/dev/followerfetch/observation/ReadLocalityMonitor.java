@@ -176,6 +176,10 @@ public final class ReadLocalityMonitor {
 	public FollowerFetchSnapshot snapshot() {
 		FollowerFetchSnapshot last = this.snapshot;
 		Instant since = latest(latest(last.takenAt(), this.replacedAt), this.startedAt);
+		if (this.lastRefreshError == null) {
+			// a refresh after one that worked is slow, not failed, until it outlasts the age itself
+			since = latest(since, this.refreshRunningSince);
+		}
 		if (Duration.between(since, this.clock.instant()).compareTo(this.settings.staleAfter()) <= 0) {
 			return last;
 		}
@@ -278,7 +282,8 @@ public final class ReadLocalityMonitor {
 			this.stateLog.refreshed(this.snapshot);
 			this.refreshListeners.forEach((listener) -> listener.accept(this.snapshot));
 		}
-		catch (RuntimeException | LinkageError | StackOverflowError | OutOfMemoryError ex) {
+		catch (Throwable ex) {
+			// whatever a refresh throws is logged and shown; the next refresh is scheduled all the same
 			this.lastRefreshError = FailureText.of(ex);
 			this.stateLog.refreshFailed(ex, this.snapshot);
 		}
@@ -457,7 +462,7 @@ public final class ReadLocalityMonitor {
 					ids.add(client.clientId());
 					totals.merge(group, client.rebalances(), Long::sum);
 				}
-				if (!assignors.chosen(client.clientId()).orElse(false)) {
+				if (!assignors.chosen(client.clientId(), group).orElse(false)) {
 					notChosen.add(group);
 				}
 			});

@@ -75,6 +75,16 @@ class ZoneAwareAssignorsTests {
 	}
 
 	@Test
+	void askedWithItsGroupTheRegistryAnswersOnlyForAConsumerOfThatGroup() {
+		ZoneAwareAssignor member = configured(this.assignors, "orders-0");
+		member.subscriptionUserData(Set.of("events"));
+		member.onAssignment(new Assignment(List.of(tp(0))), metadata(4));
+		assertThat(this.assignors.chosen("orders-0", "orders")).contains(true);
+		assertThat(this.assignors.chosen("orders-0", "payments")).as("another group's consumer, same client id")
+			.isEmpty();
+	}
+
+	@Test
 	void twoRegistriesKeepTheirAssignorsApartThoughTheirConsumersShareAClientId() {
 		ZoneAwareAssignors other = new ZoneAwareAssignors();
 		ZoneAwareAssignor leader = configured(this.assignors, "shared-0");

@@ -429,11 +429,16 @@ class AssignmentRealignerTests {
 		this.leaderships.put("client-p", leadership("payments", "client-p", 4, Set.of(T0), Set.of(T1), null, 0));
 		List<Subject> leaders = List.of(subject("client-a"), subject("payments", "client-p", payments));
 		for (int refresh = 0; refresh < 6; refresh++) {
-			Map<String, Map<String, Object>> facts = failing.check(leaders, (subject) -> view(1, 0));
+			// the leaders of orders move at every refresh: a new input, so its rule runs (and fails) again
+			ClusterView moved = (refresh % 2 == 0) ? view(1, 0) : view(0, 1);
+			Map<String, Map<String, Object>> facts = failing.check(leaders,
+					(subject) -> subject.consumer().name().equals("payments") ? view(1, 0) : moved);
 			assertThat(facts).containsOnlyKeys("payments");
 			this.clock.advance(Duration.ofMinutes(1));
 		}
 		assertThat(calls).hasValue(6);
+		failing.check(leaders, (subject) -> view(0, 1));
+		assertThat(calls).as("not rerun on the input it failed on").hasValue(6);
 		assertThat(this.rebalances).hasValue(0);
 		assertThat(payments).as("the other group").hasValue(1);
 	}

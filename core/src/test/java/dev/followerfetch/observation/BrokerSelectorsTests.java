@@ -93,6 +93,18 @@ class BrokerSelectorsTests {
 	}
 
 	@Test
+	void aKnownBrokerThatDoesNotAnswerIsAskedAgainAtTheNextInspection() {
+		this.selectors.toAsk(List.of(A, B, C), null);
+		answerAll(A, B, C);
+		this.nanos.addAndGet(Duration.ofMinutes(13).toNanos());
+		assertThat(this.selectors.toAsk(List.of(A, B, C), null)).containsExactly(0, 1, 2);
+		answerAll(A, B);
+		this.selectors.unanswered(C);
+		assertThat(this.selectors.selectors(List.of(0, 1, 2))).containsOnlyKeys(0, 1);
+		assertThat(this.selectors.toAsk(List.of(A, B, C), null)).containsExactly(2);
+	}
+
+	@Test
 	void aRefusalIsKeptLikeAnAnswer() {
 		this.selectors.toAsk(List.of(A, B, C), null);
 		answerAll(A, B);

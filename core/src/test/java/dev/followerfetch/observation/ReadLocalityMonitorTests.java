@@ -143,7 +143,10 @@ class ReadLocalityMonitorTests {
 			monitor.start();
 			assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
 			Instant started = this.clock.instant();
-			this.clock.advance(STALE_AFTER.plusMillis(1));
+			this.clock.advance(STALE_AFTER);
+			assertThat(monitor.snapshot().state()).as("a slow refresh, not yet a hung one")
+				.isNotEqualTo(FollowerFetchState.STALE);
+			this.clock.advance(Duration.ofMillis(1));
 			FollowerFetchSnapshot stale = monitor.snapshot();
 			assertThat(stale.state()).isEqualTo(FollowerFetchState.STALE);
 			assertThat(stale.stale().lastRefreshError()).isNull();
