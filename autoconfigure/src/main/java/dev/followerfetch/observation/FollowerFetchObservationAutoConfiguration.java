@@ -116,7 +116,9 @@ public final class FollowerFetchObservationAutoConfiguration {
 					? otherConsumers(properties, decider, configured) : null;
 			return new ReadLocalityMonitor(detectedRack::getObject, () -> sources.orderedStream().toList(), others,
 					() -> producers.stream().flatMap((observed) -> observed.find().stream()).toList(), inspectors,
-					settings, new MonotonicClock(), assignors.getIfAvailable(ZoneAwareAssignors::new));
+					settings, new MonotonicClock(), Optional.ofNullable(decider.getIfAvailable())
+						.map(ClientRackDecider::assignors)
+						.orElseGet(() -> assignors.getIfAvailable(ZoneAwareAssignors::new)));
 		}
 
 		@Bean

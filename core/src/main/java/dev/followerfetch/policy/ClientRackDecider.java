@@ -142,6 +142,15 @@ public final class ClientRackDecider {
 	}
 
 	/**
+	 * The registry of the zone-aware assignors of the consumers this decider configures,
+	 * which observation reads to know the groups they led and the assignors they chose.
+	 * @return the registry
+	 */
+	public ZoneAwareAssignors assignors() {
+		return this.assignors;
+	}
+
+	/**
 	 * Decide what one client gets. Nothing the client's configuration sets is replaced.
 	 * @param request the client
 	 * @return the plan
