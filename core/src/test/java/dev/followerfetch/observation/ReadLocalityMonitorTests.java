@@ -161,6 +161,41 @@ class ReadLocalityMonitorTests {
 	}
 
 	@Test
+	void aSlowRefreshAfterOneThatWorkedIsStaleOnlyOnceItOutlastsTheAgeItself() throws InterruptedException {
+		CountDownLatch entered = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
+		AtomicInteger reads = new AtomicInteger();
+		ReadLocalityMonitor monitor = monitor(() -> {
+			if (reads.incrementAndGet() > 1) {
+				entered.countDown();
+				try {
+					release.await();
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			}
+			return List.of();
+		});
+		monitor.refresh();
+		this.clock.advance(INTERVAL);
+		Thread slow = new Thread(monitor::refresh);
+		slow.start();
+		try {
+			assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+			this.clock.advance(STALE_AFTER.minus(INTERVAL).plusMillis(1));
+			assertThat(monitor.snapshot().state()).as("the last good snapshot is older than the age, the refresh is not")
+				.isNotEqualTo(FollowerFetchState.STALE);
+			this.clock.advance(INTERVAL);
+			assertThat(monitor.snapshot().state()).isEqualTo(FollowerFetchState.STALE);
+		}
+		finally {
+			release.countDown();
+			slow.join(10_000);
+		}
+	}
+
+	@Test
 	void aMonitorStartedLongAfterItWasBuiltIsNotStaleBeforeItsFirstRefreshIsDue() {
 		ReadLocalityMonitor monitor = monitor(() -> {
 			throw new IllegalStateException("every refresh fails");
