@@ -196,6 +196,18 @@ class ReadLocalityMonitorTests {
 	}
 
 	@Test
+	void anyErrorARefreshThrowsIsKeptAsTheLastRefreshError() {
+		ReadLocalityMonitor monitor = monitor(() -> {
+			throw new AssertionError("a library's own check");
+		});
+		monitor.refresh();
+		this.clock.advance(STALE_AFTER.plusMillis(1));
+		FollowerFetchSnapshot stale = monitor.snapshot();
+		assertThat(stale.state()).isEqualTo(FollowerFetchState.STALE);
+		assertThat(stale.stale().lastRefreshError()).isEqualTo("AssertionError: a library's own check");
+	}
+
+	@Test
 	void aMonitorStartedLongAfterItWasBuiltIsNotStaleBeforeItsFirstRefreshIsDue() {
 		ReadLocalityMonitor monitor = monitor(() -> {
 			throw new IllegalStateException("every refresh fails");
