@@ -15,7 +15,6 @@
  */
 package dev.followerfetch.benchmark;
 
-import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -23,8 +22,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.LongAdder;
 
-import javax.management.MBeanServer;
-import javax.management.ObjectName;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
@@ -45,10 +42,8 @@ import org.slf4j.LoggerFactory;
  * The requests the in-process brokers answer, as their request log
  * ({@code kafka.request.logger} at DEBUG) reports each one: every request counted by
  * client and API, and each Metadata request with its client and its response, sized on
- * the wire with Kafka's own serializer (length prefix, response header and body). Next to
- * it, the brokers' Metadata request meter
- * ({@code kafka.network:type=RequestMetrics,name=RequestsPerSec,request=Metadata}: one
- * meter for all brokers of the JVM, every version summed). Logback must not be reset by
+ * the wire with Kafka's own serializer (length prefix, response header and body); the
+ * brokers' own count of them is {@code BrokerRequests}. Logback must not be reset by
  * Spring Boot while it listens (the benchmark turns Boot's logging system off).
  *
  * @author follower-fetch authors
@@ -56,8 +51,6 @@ import org.slf4j.LoggerFactory;
 final class BrokerRequestLog {
 
 	private static final String REQUEST_LOGGER = "kafka.request.logger";
-
-	private static final String METER = "kafka.network:type=RequestMetrics,name=RequestsPerSec,request=Metadata,*";
 
 	private static final String COMPLETED = "Completed request:";
 
@@ -147,24 +140,6 @@ final class BrokerRequestLog {
 	 */
 	List<String> errors() {
 		return List.copyOf(this.errors);
-	}
-
-	/**
-	 * The count of the brokers' Metadata request meter, over every version.
-	 * @return the requests answered since the brokers started
-	 */
-	static long meterCount() {
-		try {
-			MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-			long count = 0;
-			for (ObjectName name : server.queryNames(new ObjectName(METER), null)) {
-				count += ((Number) server.getAttribute(name, "Count")).longValue();
-			}
-			return count;
-		}
-		catch (Exception ex) {
-			throw new IllegalStateException("Cannot read the brokers' Metadata request meter", ex);
-		}
 	}
 
 	private void add(ILoggingEvent event) {

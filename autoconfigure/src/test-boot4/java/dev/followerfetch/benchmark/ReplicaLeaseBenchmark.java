@@ -33,6 +33,7 @@ import dev.followerfetch.FetchPolicy;
 import dev.followerfetch.Policy;
 import dev.followerfetch.benchmark.LeaseRenewals.Renewal;
 import dev.followerfetch.benchmark.BrokerRequestLog.Request;
+import dev.followerfetch.e2e.BrokerRequests;
 import dev.followerfetch.e2e.Listeners;
 import dev.followerfetch.test.ConsumerReadStats;
 import dev.followerfetch.test.MultiZoneKafkaCluster;
@@ -180,11 +181,11 @@ public final class ReplicaLeaseBenchmark {
 			List<TopicPartition> followed, int inZone, long startedAt) {
 		Duration renewalTimeout = result.lease.plus(TIMEOUT);
 		Renewal first = renewals.awaitRenewed(followed, inZone, startedAt, renewalTimeout);
-		long meterFrom = BrokerRequestLog.meterCount();
+		long meterFrom = metadataRequests();
 		Map<String, Long> countsFrom = requests.counts().getOrDefault(result.clientId, Map.of());
 		Renewal second = renewals.awaitRenewed(followed, inZone, first.nanos(), renewalTimeout);
 		Renewal third = renewals.awaitRenewed(followed, inZone, second.nanos(), renewalTimeout);
-		long meterTo = BrokerRequestLog.meterCount();
+		long meterTo = metadataRequests();
 		Map<String, Long> consumerRequests = new TreeMap<>(
 				requests.counts().getOrDefault(result.clientId, Map.of()));
 		countsFrom.forEach((api, count) -> consumerRequests.merge(api, -count, Long::sum));
@@ -469,6 +470,10 @@ public final class ReplicaLeaseBenchmark {
 			this.stream.received(record);
 		}
 
+	}
+
+	private static long metadataRequests() {
+		return BrokerRequests.count().getOrDefault("Metadata", 0L);
 	}
 
 }

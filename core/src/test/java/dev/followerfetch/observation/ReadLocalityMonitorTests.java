@@ -129,16 +129,7 @@ class ReadLocalityMonitorTests {
 	void aRefreshThatHangsLeavesTheSnapshotStaleWithTheTimeItStarted() throws InterruptedException {
 		CountDownLatch entered = new CountDownLatch(1);
 		CountDownLatch release = new CountDownLatch(1);
-		ReadLocalityMonitor monitor = monitor(() -> {
-			entered.countDown();
-			try {
-				release.await();
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-			return List.of();
-		});
+		ReadLocalityMonitor monitor = monitor(hangingFrom(1, entered, release));
 		try {
 			monitor.start();
 			assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
@@ -164,19 +155,7 @@ class ReadLocalityMonitorTests {
 	void aSlowRefreshAfterOneThatWorkedIsStaleOnlyOnceItOutlastsTheAgeItself() throws InterruptedException {
 		CountDownLatch entered = new CountDownLatch(1);
 		CountDownLatch release = new CountDownLatch(1);
-		AtomicInteger reads = new AtomicInteger();
-		ReadLocalityMonitor monitor = monitor(() -> {
-			if (reads.incrementAndGet() > 1) {
-				entered.countDown();
-				try {
-					release.await();
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-				}
-			}
-			return List.of();
-		});
+		ReadLocalityMonitor monitor = monitor(hangingFrom(2, entered, release));
 		monitor.refresh();
 		this.clock.advance(INTERVAL);
 		Thread slow = new Thread(monitor::refresh);
@@ -238,6 +217,27 @@ class ReadLocalityMonitorTests {
 			.hasSize(10)
 			.allSatisfy((slice, count) -> assertThat(count).as("slice %d", slice).isBetween(850L, 1150L));
 		assertThat(ReadLocalityMonitor.firstDelay(Duration.ofNanos(500), random)).isZero();
+	}
+
+	/**
+	 * Sources that list no consumer, and from the given read on say they entered and
+	 * hang until released.
+	 */
+	private static Supplier<List<ObservedConsumers>> hangingFrom(int read, CountDownLatch entered,
+			CountDownLatch release) {
+		AtomicInteger reads = new AtomicInteger();
+		return () -> {
+			if (reads.incrementAndGet() >= read) {
+				entered.countDown();
+				try {
+					release.await();
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			}
+			return List.of();
+		};
 	}
 
 	private ReadLocalityMonitor monitor(Supplier<List<ObservedConsumers>> sources) {

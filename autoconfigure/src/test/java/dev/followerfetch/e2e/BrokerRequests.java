@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.followerfetch.benchmark;
+package dev.followerfetch.e2e;
 
 import java.lang.management.ManagementFactory;
 import java.util.Map;
@@ -25,43 +25,58 @@ import javax.management.MBeanServer;
 import javax.management.ObjectName;
 
 /**
- * The brokers' own request counts, as an operator scrapes them:
- * {@code kafka.network:type=RequestMetrics,name=RequestsPerSec,request=<type>,version=<v>},
- * attribute {@code Count}. The brokers of the in-process cluster share the JVM's Yammer
- * registry, so each of these meters counts the requests of every broker (and of the
- * controller) together.
+ * The requests the in-process brokers received, by request type, as they count them
+ * ({@code kafka.network:type=RequestMetrics,name=RequestsPerSec}, every version, every
+ * broker of this JVM together).
  *
  * @author follower-fetch authors
  */
-final class BrokerRequestMetrics {
+public final class BrokerRequests {
 
 	private static final String PATTERN = "kafka.network:type=RequestMetrics,name=RequestsPerSec,*";
 
-	private BrokerRequestMetrics() {
+	private BrokerRequests() {
 	}
 
 	/**
-	 * The requests completed so far, per request type, every version together.
-	 * @return the counts by the brokers' {@code request} tag ({@code Fetch},
-	 * {@code FetchConsumer}, {@code FetchFollower}, {@code DescribeGroups}...)
+	 * The requests of each type received since the brokers started.
+	 * @return the count, by request type
 	 */
-	static Map<String, Long> counts() {
+	public static Map<String, Long> count() {
 		MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+		Map<String, Long> counts = new TreeMap<>();
 		try {
 			Set<ObjectName> names = server.queryNames(new ObjectName(PATTERN), null);
 			if (names.isEmpty()) {
 				throw new IllegalStateException("No MBean " + PATTERN + ": are the brokers running in this JVM?");
 			}
-			Map<String, Long> counts = new TreeMap<>();
 			for (ObjectName name : names) {
-				long count = ((Number) server.getAttribute(name, "Count")).longValue();
-				counts.merge(name.getKeyProperty("request"), count, Long::sum);
+				Object count = server.getAttribute(name, "Count");
+				if (count instanceof Number number) {
+					counts.merge(name.getKeyProperty("request"), number.longValue(), Long::sum);
+				}
 			}
-			return counts;
 		}
 		catch (JMException ex) {
-			throw new IllegalStateException("Cannot read " + PATTERN, ex);
+			throw new IllegalStateException("The brokers' request metrics cannot be read", ex);
 		}
+		return counts;
+	}
+
+	/**
+	 * The requests of each type received since an earlier count.
+	 * @param before the earlier count
+	 * @return the difference, by request type, types with none left out
+	 */
+	public static Map<String, Long> since(Map<String, Long> before) {
+		Map<String, Long> since = new TreeMap<>();
+		count().forEach((type, count) -> {
+			long difference = count - before.getOrDefault(type, 0L);
+			if (difference > 0) {
+				since.put(type, difference);
+			}
+		});
+		return since;
 	}
 
 }
