@@ -36,7 +36,6 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
-import org.apache.kafka.common.replica.RackAwareReplicaSelector;
 
 import org.springframework.util.Assert;
 
@@ -411,9 +410,9 @@ public final class MultiZoneKafkaCluster implements ZonedKafkaCluster {
 		return ClusterClients.ids(nodes);
 	}
 
-	private static MultiZoneKafkaCluster start(Builder builder) {
+	private static MultiZoneKafkaCluster start(ZonedKafkaClusterBuilder.Settings settings, boolean zoneNetwork) {
 		boolean isolated = IsolatedBrokers.needed();
-		Assert.state(!isolated || !builder.zoneNetwork, () -> "The zone network needs the brokers on the "
+		Assert.state(!isolated || !zoneNetwork, () -> "The zone network needs the brokers on the "
 				+ "application's class path (Kafka 4.1 or later); with Kafka " + Brokers.kafkaVersion()
 				+ " they run isolated");
 		if (isolated) {
@@ -422,18 +421,19 @@ public final class MultiZoneKafkaCluster implements ZonedKafkaCluster {
 		else {
 			KafkaInternals.keepBrokersFromEndingTheJvm();
 		}
-		List<String> zones = List.copyOf(builder.zones);
+		List<String> zones = settings.zones();
+		Duration timeout = settings.timeout();
 		Brokers kafka = null;
 		ClusterClients clients = null;
-		ZoneNetwork network = builder.zoneNetwork ? new ZoneNetwork(zones) : null;
+		ZoneNetwork network = zoneNetwork ? new ZoneNetwork(zones) : null;
 		try {
 			kafka = isolated
-					? IsolatedBrokers.build(zones, builder.replicaSelector, builder.brokerProperties, builder.timeout)
-					: KafkaInternals.build(zones, builder.replicaSelector, builder.brokerProperties, builder.timeout,
+					? IsolatedBrokers.build(zones, settings.replicaSelector(), settings.brokerProperties(), timeout)
+					: KafkaInternals.build(zones, settings.replicaSelector(), settings.brokerProperties(), timeout,
 							network);
-			runBounded("start the Kafka cluster", builder.timeout, kafka::start);
-			clients = new ClusterClients(kafka.bootstrapServers(), builder.timeout);
-			return new MultiZoneKafkaCluster(zones, builder.timeout, kafka, clients, network);
+			runBounded("start the Kafka cluster", timeout, kafka::start);
+			clients = new ClusterClients(kafka.bootstrapServers(), timeout);
+			return new MultiZoneKafkaCluster(zones, timeout, kafka, clients, network);
 		}
 		catch (RuntimeException | Error ex) {
 			if (network != null) {
@@ -524,19 +524,12 @@ public final class MultiZoneKafkaCluster implements ZonedKafkaCluster {
 	/**
 	 * Builder for a {@link MultiZoneKafkaCluster}.
 	 */
-	public static final class Builder {
-
-		private List<String> zones = DEFAULT_ZONES;
-
-		private boolean replicaSelector = true;
-
-		private final Map<String, String> brokerProperties = new LinkedHashMap<>();
-
-		private Duration timeout = DEFAULT_TIMEOUT;
+	public static final class Builder extends ZonedKafkaClusterBuilder<Builder> {
 
 		private boolean zoneNetwork;
 
 		private Builder() {
+			super(DEFAULT_TIMEOUT);
 		}
 
 		/**
@@ -556,64 +549,12 @@ public final class MultiZoneKafkaCluster implements ZonedKafkaCluster {
 		}
 
 		/**
-		 * Run one broker per zone; broker {@code i} gets {@code broker.rack} = the
-		 * {@code i}-th zone.
-		 * @param zones distinct zone names, e.g. {@code use1-az1} or {@code us-east-1a}
-		 * @return this builder
-		 */
-		public Builder zones(String... zones) {
-			Assert.notEmpty(zones, "'zones' must not be empty");
-			List<String> list = List.of(zones);
-			Assert.isTrue(list.stream().allMatch((zone) -> !zone.isBlank()), "'zones' must not contain blank names");
-			Assert.isTrue(Set.copyOf(list).size() == list.size(), () -> "'zones' must be distinct: " + list);
-			this.zones = list;
-			return this;
-		}
-
-		/**
-		 * Whether the brokers use {@link RackAwareReplicaSelector}, which lets consumers
-		 * with {@code client.rack} read from a follower. Without it every read goes to the
-		 * leader.
-		 * @param replicaSelector whether to set {@code replica.selector.class}
-		 * @return this builder
-		 */
-		public Builder replicaSelector(boolean replicaSelector) {
-			this.replicaSelector = replicaSelector;
-			return this;
-		}
-
-		/**
-		 * Set a property on every broker, such as {@code replica.fetch.wait.max.ms}.
-		 * @param name the property name; {@code broker.rack} comes from the zones
-		 * @param value the property value
-		 * @return this builder
-		 */
-		public Builder brokerProperty(String name, String value) {
-			Assert.hasText(name, "'name' must not be empty");
-			Assert.isTrue(!"broker.rack".equals(name), "'broker.rack' is set from the zones");
-			this.brokerProperties.put(name, value);
-			return this;
-		}
-
-		/**
-		 * Bound the waits for the cluster to start, for topics to be ready and for records
-		 * to be acknowledged.
-		 * @param timeout the maximum time to wait
-		 * @return this builder
-		 */
-		public Builder timeout(Duration timeout) {
-			Assert.isTrue(timeout != null && !timeout.isNegative() && !timeout.isZero(), "'timeout' must be positive");
-			this.timeout = timeout;
-			return this;
-		}
-
-		/**
 		 * Start the cluster and wait until every broker is ready. On failure, whatever was
 		 * started is stopped again.
 		 * @return the running cluster
 		 */
 		public MultiZoneKafkaCluster start() {
-			return MultiZoneKafkaCluster.start(this);
+			return MultiZoneKafkaCluster.start(settings(), this.zoneNetwork);
 		}
 
 	}

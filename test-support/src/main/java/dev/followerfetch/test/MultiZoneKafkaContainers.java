@@ -388,17 +388,17 @@ public final class MultiZoneKafkaContainers implements ZonedKafkaCluster {
 			List<TopicPartitionInfo> partitions) {
 	}
 
-	private static MultiZoneKafkaContainers start(Builder builder) {
-		MultiZoneContainerPlan plan = new MultiZoneContainerPlan(builder.zones, "follower-fetch-zones00",
-				builder.replicaSelector, builder.brokerProperties);
+	private static MultiZoneKafkaContainers start(ZonedKafkaClusterBuilder.Settings settings, DockerImageName image) {
+		MultiZoneContainerPlan plan = new MultiZoneContainerPlan(settings.zones(), "follower-fetch-zones00",
+				settings.replicaSelector(), settings.brokerProperties());
 		boolean localDocker = isLocal(org.testcontainers.DockerClientFactory.instance().dockerHostIpAddress());
 		Network network = Network.newNetwork();
 		List<KafkaContainer> containers = new ArrayList<>();
-		for (int id = 0; id < builder.zones.size(); id++) {
+		for (int id = 0; id < settings.zones().size(); id++) {
 			int hostPort = freePort();
-			KafkaContainer container = new KafkaContainer(builder.image).withNetwork(network)
+			KafkaContainer container = new KafkaContainer(image).withNetwork(network)
 				.withNetworkAliases(plan.alias(id))
-				.withStartupTimeout(builder.timeout)
+				.withStartupTimeout(settings.timeout())
 				.withCreateContainerCmdModifier((create) -> create.getHostConfig()
 					.withPortBindings(new PortBinding(
 							localDocker ? Ports.Binding.bindIpAndPort("127.0.0.1", hostPort)
@@ -409,7 +409,7 @@ public final class MultiZoneKafkaContainers implements ZonedKafkaCluster {
 		}
 		try {
 			Startables.deepStart(containers).join();
-			return new MultiZoneKafkaContainers(plan, builder.image, builder.timeout, network, containers);
+			return new MultiZoneKafkaContainers(plan, image, settings.timeout(), network, containers);
 		}
 		catch (RuntimeException ex) {
 			containers.forEach(KafkaContainer::stop);
@@ -490,30 +490,12 @@ public final class MultiZoneKafkaContainers implements ZonedKafkaCluster {
 	/**
 	 * Builder for {@link MultiZoneKafkaContainers}.
 	 */
-	public static final class Builder {
-
-		private List<String> zones = MultiZoneKafkaCluster.DEFAULT_ZONES;
+	public static final class Builder extends ZonedKafkaClusterBuilder<Builder> {
 
 		private DockerImageName image = defaultImage();
 
-		private boolean replicaSelector = true;
-
-		private final Map<String, String> brokerProperties = new LinkedHashMap<>();
-
-		private Duration timeout = DEFAULT_TIMEOUT;
-
 		private Builder() {
-		}
-
-		/**
-		 * Run one broker per zone; node {@code i} gets {@code broker.rack} = the
-		 * {@code i}-th zone.
-		 * @param zones distinct zone names
-		 * @return this builder
-		 */
-		public Builder zones(String... zones) {
-			this.zones = List.of(zones);
-			return this;
+			super(DEFAULT_TIMEOUT);
 		}
 
 		/**
@@ -529,48 +511,12 @@ public final class MultiZoneKafkaContainers implements ZonedKafkaCluster {
 		}
 
 		/**
-		 * Whether the brokers use the rack-aware replica selector, which lets consumers with
-		 * {@code client.rack} read from a follower.
-		 * @param replicaSelector whether to set {@code replica.selector.class}
-		 * @return this builder
-		 */
-		public Builder replicaSelector(boolean replicaSelector) {
-			this.replicaSelector = replicaSelector;
-			return this;
-		}
-
-		/**
-		 * Set a property on every broker, such as {@code min.insync.replicas}.
-		 * @param name the property name; {@code broker.rack} comes from the zones
-		 * @param value the property value
-		 * @return this builder
-		 */
-		public Builder brokerProperty(String name, String value) {
-			Assert.hasText(name, "'name' must not be empty");
-			Assert.isTrue(!"broker.rack".equals(name), "'broker.rack' is set from the zones");
-			this.brokerProperties.put(name, value);
-			return this;
-		}
-
-		/**
-		 * Bound the waits for brokers to start and stop, for topics to be ready and for
-		 * records to be acknowledged.
-		 * @param timeout the maximum time to wait
-		 * @return this builder
-		 */
-		public Builder timeout(Duration timeout) {
-			Assert.isTrue(timeout != null && !timeout.isNegative() && !timeout.isZero(), "'timeout' must be positive");
-			this.timeout = timeout;
-			return this;
-		}
-
-		/**
 		 * Start the containers and wait until every broker runs. On failure, whatever was
 		 * started is stopped again.
 		 * @return the running cluster
 		 */
 		public MultiZoneKafkaContainers start() {
-			return MultiZoneKafkaContainers.start(this);
+			return MultiZoneKafkaContainers.start(settings(), this.image);
 		}
 
 	}
