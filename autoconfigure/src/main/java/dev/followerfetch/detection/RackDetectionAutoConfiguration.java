@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.function.Function;
 
 import dev.followerfetch.BootLine;
+import dev.followerfetch.BoundSettings;
 import dev.followerfetch.FollowerFetchProperties;
 import dev.followerfetch.InvalidSettings;
 import dev.followerfetch.detection.RackDetection.KafkaClientRack;
@@ -60,19 +61,7 @@ public final class RackDetectionAutoConfiguration {
 	}
 
 	static DetectionSettings detectionSettings(FollowerFetchProperties properties) {
-		FollowerFetchProperties.Detection detection = properties.getDetection();
-		FollowerFetchProperties.Kubernetes kubernetes = detection.getKubernetes();
-		return new DetectionSettings(DetectionSettings.SPRING_BOOT_PREFIX, properties.getRack(), detection.getOrder(),
-				detection.getTimeout(), detection.getBrokerTimeout(), detection.isRequired(),
-				detection.getEnv().getVariables(),
-				new DetectionSettings.File(detection.getFile().getPath(), detection.getFile().getKey()),
-				detection.getEcs().isEnabled(),
-				new DetectionSettings.Kubernetes(kubernetes.isEnabled(), kubernetes.getNodeNameVariable(),
-						kubernetes.getServiceAccount()),
-				new DetectionSettings.Metadata(detection.getAws().isEnabled(), detection.getAws().getEndpoint()),
-				detection.getAws().getZoneFormat(),
-				new DetectionSettings.Metadata(detection.getGcp().isEnabled(), detection.getGcp().getEndpoint()),
-				new DetectionSettings.Metadata(detection.getAzure().isEnabled(), detection.getAzure().getEndpoint()));
+		return DetectionSettings.of(BoundSettings.of(properties));
 	}
 
 	@Bean

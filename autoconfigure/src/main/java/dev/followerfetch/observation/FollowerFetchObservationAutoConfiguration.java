@@ -19,13 +19,12 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 
+import dev.followerfetch.BoundSettings;
 import dev.followerfetch.FollowerFetchProperties;
 import dev.followerfetch.InvalidSettings;
-import dev.followerfetch.Policy;
 import dev.followerfetch.application.BinderBindings;
 import dev.followerfetch.application.BinderClientRackAutoConfiguration;
 import dev.followerfetch.application.ClientRackAutoConfiguration;
@@ -35,12 +34,7 @@ import dev.followerfetch.assignment.ZoneAwareAssignors;
 import dev.followerfetch.detection.ApplicationKafkaAdmin;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
-import dev.followerfetch.observation.ReadLocalityMonitor.MonitorSettings;
 import dev.followerfetch.policy.ClientRackDecider;
-import dev.followerfetch.policy.ClientRequest;
-import dev.followerfetch.policy.ConsumerKind;
-import dev.followerfetch.policy.ConsumerPolicy;
-import dev.followerfetch.policy.ConsumerPolicy.Origin;
 import dev.followerfetch.policy.FetchPolicyAutoConfiguration;
 import dev.followerfetch.policy.ListenerPolicies;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -100,25 +94,15 @@ public final class FollowerFetchObservationAutoConfiguration {
 				ObjectProvider<KafkaAdmin> kafkaAdmin, ObjectProvider<ClientRackDecider> decider,
 				ObjectProvider<ObservedProducers> producers, ConfiguredConsumers configured,
 				ObjectProvider<ZoneAwareAssignors> assignors) {
-			FollowerFetchProperties.Observation observation = properties.getObservation();
-			ClusterInspectors inspectors = new ClusterInspectors(() -> ApplicationKafkaAdmin.configuration(kafkaAdmin),
-					observation.getTimeout(), (clientId) -> Optional.ofNullable(decider.getIfAvailable())
-						.flatMap((rackDecider) -> rackDecider.plan(ClientRequest.client(Map.of(), clientId)).clientIdToSet())
-						.orElse(clientId));
-			FollowerFetchProperties.Assignment assignment = properties.getAssignment();
-			MonitorSettings settings = InvalidSettings.checked(() -> new MonitorSettings(observation.getRefreshInterval(),
-					observation.getFallbackGrace(), observation.getTimeout(), observation.getMaxListedPartitions(),
-					properties.getPolicy().getDefault(),
-					new AssignmentRealigner.Settings(assignment.isEnabled() && assignment.isRealign(),
-							assignment.getRealignGrace(), assignment.getRealignInterval()),
-					observation.getMaxListedTopics()));
-			OtherConsumers others = observation.isOtherConsumers()
-					? otherConsumers(properties, decider, configured) : null;
-			return new ReadLocalityMonitor(detectedRack::getObject, () -> sources.orderedStream().toList(), others,
-					() -> producers.stream().flatMap((observed) -> observed.find().stream()).toList(), inspectors,
-					settings, new MonotonicClock(), Optional.ofNullable(decider.getIfAvailable())
-						.map(ClientRackDecider::assignors)
-						.orElseGet(() -> assignors.getIfAvailable(ZoneAwareAssignors::new)));
+			return InvalidSettings.checked(() -> ReadLocalityMonitor
+				.builder(BoundSettings.of(properties), detectedRack::getObject,
+						() -> ApplicationKafkaAdmin.configuration(kafkaAdmin))
+				.consumers(() -> sources.orderedStream().toList())
+				.producers(() -> producers.stream().flatMap((observed) -> observed.find().stream()).toList())
+				.decider(decider::getIfAvailable)
+				.assignors(() -> assignors.getIfAvailable(ZoneAwareAssignors::new))
+				.configuredConsumers(configured)
+				.build());
 		}
 
 		@Bean
@@ -135,16 +119,6 @@ public final class FollowerFetchObservationAutoConfiguration {
 		@Bean
 		ConfiguredConsumers followerFetchConfiguredConsumers() {
 			return new ConfiguredConsumers();
-		}
-
-		private static OtherConsumers otherConsumers(FollowerFetchProperties properties,
-				ObjectProvider<ClientRackDecider> decider, ConfiguredConsumers configured) {
-			Policy defaultPolicy = properties.getPolicy().getDefault();
-			return new OtherConsumers(new ConsumerMetricsReader(), configured::list, (clientId) -> {
-				ClientRackDecider rackDecider = decider.getIfAvailable();
-				return (rackDecider != null) ? rackDecider.declaredPolicy(clientId)
-						: new ConsumerPolicy(ConsumerKind.OTHER, clientId, defaultPolicy, Origin.DEFAULT);
-			});
 		}
 
 	}

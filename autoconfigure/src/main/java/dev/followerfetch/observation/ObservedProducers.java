@@ -24,7 +24,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
-import dev.followerfetch.observation.ProducerMetricsReader.ProducerClient;
 import dev.followerfetch.policy.ClientRackDecider;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.Metric;
@@ -119,8 +118,7 @@ final class ObservedProducers implements DestructionAwareBeanPostProcessor {
 		}
 		factories.forEach((factory, tracked) -> {
 			boolean rackAware = decider != null && decider.producerRackAware(factory.getConfigurationProperties());
-			found.add(new ObservedProducer(tracked.name, rackAware,
-					tracked.metrics().stream().map(ProducerMetricsReader::read).toList()));
+			found.add(ObservedProducer.of(tracked.name, rackAware, tracked.metrics()));
 		});
 		return found;
 	}

@@ -15,11 +15,9 @@
  */
 package dev.followerfetch.policy;
 
-import java.util.Map;
-
+import dev.followerfetch.BoundSettings;
 import dev.followerfetch.FollowerFetchProperties;
 import dev.followerfetch.InvalidSettings;
-import dev.followerfetch.assignment.AssignmentStrategy;
 import dev.followerfetch.assignment.ZoneAwareAssignors;
 import dev.followerfetch.policy.ConfiguredConsumer;
 import dev.followerfetch.detection.DetectedRack;
@@ -70,20 +68,15 @@ public final class FetchPolicyAutoConfiguration {
 			ObjectProvider<DetectedRack> detectedRack, ObjectProvider<ProducerRackSupport> producerSupport,
 			ObjectProvider<ConfiguredConsumer.Observer> configuredConsumers, ZoneAwareAssignors assignors) {
 		return InvalidSettings.checked(() -> new ClientRackDecider(policySettings(properties.getPolicy()),
-				new ClientSettings(properties.getProducer().isRackAware(),
-						producerSupport.getIfAvailable(ProducerRackSupport::ofClasspath),
-						new AssignmentStrategy(properties.getAssignment().isEnabled()),
-						ClientIdZone.of(properties.getClientIdZone())),
+				ClientSettings.of(BoundSettings.of(properties),
+						producerSupport.getIfAvailable(ProducerRackSupport::ofClasspath)),
 				detectedRack::getObject,
 				(consumer) -> configuredConsumers.orderedStream().forEach((observer) -> observer.configured(consumer)),
 				assignors));
 	}
 
 	static PolicySettings policySettings(FollowerFetchProperties.PolicyProperties policy) {
-		return new PolicySettings(policy.getDefault(),
-				Map.of(ConsumerKind.LISTENER, policy.getListeners(), ConsumerKind.STREAMS, policy.getStreams(),
-						ConsumerKind.BINDING, policy.getBindings(), ConsumerKind.OTHER, policy.getConsumers()),
-				policy.getReplicaLease(), policy.getReplicaRequestTimeout());
+		return PolicySettings.of(BoundSettings.of(policy));
 	}
 
 	@Bean

@@ -33,7 +33,10 @@ public final class StreamsApplications {
 
 	private final Map<String, StreamsApplication> applications = new ConcurrentHashMap<>();
 
-	StreamsApplications() {
+	/**
+	 * No application seen yet.
+	 */
+	public StreamsApplications() {
 	}
 
 	/**
@@ -53,7 +56,12 @@ public final class StreamsApplications {
 		return new TreeSet<>(this.applications.keySet());
 	}
 
-	void record(StreamsApplication application) {
+	/**
+	 * Keep what was decided for a Kafka Streams application, replacing what was kept for
+	 * its application id.
+	 * @param application the decision
+	 */
+	public void record(StreamsApplication application) {
 		this.applications.put(application.policy().name(), application);
 	}
 

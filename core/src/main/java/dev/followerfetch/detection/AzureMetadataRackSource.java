@@ -32,7 +32,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @author follower-fetch authors
  */
-final class AzureMetadataRackSource extends MetadataRackSource {
+public final class AzureMetadataRackSource extends MetadataRackSource {
 
 	static final URI DEFAULT_ENDPOINT = URI.create("http://169.254.169.254");
 

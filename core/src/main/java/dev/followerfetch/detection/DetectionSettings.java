@@ -16,33 +16,26 @@
 package dev.followerfetch.detection;
 
 import java.net.URI;
-import java.net.URISyntaxException;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.Function;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import dev.followerfetch.InvalidSettingException;
+import dev.followerfetch.NamedSettings;
 import dev.followerfetch.ZoneFormat;
 import dev.followerfetch.detection.MetadataHttpClient.MetadataException;
 import org.jspecify.annotations.Nullable;
 
 /**
  * How the zone is detected: an explicit rack, the sources to ask and in which order, the
- * budget, and each source's own settings. Spring Boot binds them from
- * {@code follower-fetch.*}; the zone config provider from its parameters, under the same
- * names. Checked when created, so a value the detection cannot use is reported naming the
- * setting as the user wrote it ({@link #name(String)}).
+ * budget, and each source's own settings. Built by name ({@link #of(NamedSettings)}) from
+ * what Spring Boot binds from {@code follower-fetch.*} and from the zone config
+ * provider's parameters, under the same names. Checked when created, so a value the
+ * detection cannot use is reported naming the setting as the user wrote it
+ * ({@link #name(String)}).
  *
  * @param prefix what the user writes before a setting's name: {@code follower-fetch.}, or
  * {@code param.} for the zone config provider's parameters
@@ -74,9 +67,7 @@ public record DetectionSettings(String prefix, @Nullable String rack, List<Strin
 	/**
 	 * The prefix of the Spring Boot properties.
 	 */
-	public static final String SPRING_BOOT_PREFIX = "follower-fetch.";
-
-	private static final Pattern SIMPLE_DURATION = Pattern.compile("(\\d{1,12})(ms|s|m)?");
+	public static final String SPRING_BOOT_PREFIX = NamedSettings.SPRING_BOOT_PREFIX;
 
 	/**
 	 * Check every value.
@@ -114,10 +105,7 @@ public record DetectionSettings(String prefix, @Nullable String rack, List<Strin
 	 * @return every source in the default order, a 1 s budget, at most 2 s for the brokers
 	 */
 	public static DetectionSettings defaults(String prefix) {
-		return new DetectionSettings(prefix, null, SOURCES, Duration.ofSeconds(1), Duration.ofSeconds(2), false,
-				List.of("KAFKA_CLIENT_RACK"), new File(null, "topology.kubernetes.io/zone"), true,
-				new Kubernetes(true, "NODE_NAME", Path.of("/var/run/secrets/kubernetes.io/serviceaccount")),
-				Metadata.DEFAULT, ZoneFormat.AUTO, Metadata.DEFAULT, Metadata.DEFAULT);
+		return of(NamedSettings.defaults(prefix));
 	}
 
 	/**
@@ -132,23 +120,41 @@ public record DetectionSettings(String prefix, @Nullable String rack, List<Strin
 	 * value the detection cannot use
 	 */
 	public static DetectionSettings of(Map<String, ?> parameters, String prefix) {
-		Parameters given = new Parameters(parameters, prefix);
-		DetectionSettings d = defaults(prefix);
-		DetectionSettings settings = new DetectionSettings(prefix, given.text("rack", d.rack()),
-				given.list("detection.order", d.order()), given.duration("detection.timeout", d.timeout()),
-				given.duration("detection.broker-timeout", d.brokerTimeout()),
-				given.bool("detection.required", d.required()),
-				given.list("detection.env.variables", d.envVariables()),
-				new File(given.path("detection.file.path", d.file().path()),
-						given.word("detection.file.key", d.file().key())),
-				given.bool("detection.ecs.enabled", d.ecsEnabled()),
-				new Kubernetes(given.bool("detection.kubernetes.enabled", d.kubernetes().enabled()),
-						given.word("detection.kubernetes.node-name-variable", d.kubernetes().nodeNameVariable()),
-						given.pathOr("detection.kubernetes.service-account", d.kubernetes().serviceAccount())),
-				given.metadata("detection.aws", d.aws()), given.zoneFormat("detection.aws.zone-format"),
-				given.metadata("detection.gcp", d.gcp()), given.metadata("detection.azure", d.azure()));
+		NamedSettings given = NamedSettings.parameters(prefix, parameters);
+		DetectionSettings settings = of(given);
 		given.failOnUnknown();
 		return settings;
+	}
+
+	/**
+	 * Settings by name, the one place that names each detection setting and gives its
+	 * default: {@code rack} and {@code detection.*}.
+	 * @param given the settings by name, bound by Spring Boot or given as text
+	 * @return the settings
+	 * @throws InvalidSettingException naming the first setting with a value the
+	 * detection cannot use
+	 */
+	public static DetectionSettings of(NamedSettings given) {
+		return new DetectionSettings(given.prefix(), given.text("rack", null), given.list("detection.order", SOURCES),
+				given.duration("detection.timeout", Duration.ofSeconds(1)),
+				given.duration("detection.broker-timeout", Duration.ofSeconds(2)),
+				given.bool("detection.required", false),
+				given.list("detection.env.variables", List.of("KAFKA_CLIENT_RACK")),
+				new File(given.path("detection.file.path", null),
+						given.word("detection.file.key", "topology.kubernetes.io/zone")),
+				given.bool("detection.ecs.enabled", true),
+				new Kubernetes(given.bool("detection.kubernetes.enabled", true),
+						given.word("detection.kubernetes.node-name-variable", "NODE_NAME"),
+						given.pathOr("detection.kubernetes.service-account",
+								Path.of("/var/run/secrets/kubernetes.io/serviceaccount"))),
+				metadata(given, "detection.aws"),
+				given.choice("detection.aws.zone-format", ZoneFormat.class, ZoneFormat.AUTO, "Must be auto, id or name."),
+				metadata(given, "detection.gcp"), metadata(given, "detection.azure"));
+	}
+
+	private static Metadata metadata(NamedSettings given, String source) {
+		URI endpoint = given.uri(source + ".endpoint", null, Metadata.ENDPOINT_RULE);
+		return new Metadata(given.bool(source + ".enabled", true), endpoint);
 	}
 
 	/**
@@ -171,34 +177,67 @@ public record DetectionSettings(String prefix, @Nullable String rack, List<Strin
 				awsSource(environment), gcpSource(environment), azureSource());
 	}
 
-	EnvironmentRackSource envSource(Function<String, @Nullable String> environment) {
+	/**
+	 * The {@code env} source.
+	 * @param environment looks up environment variables
+	 * @return the source, with these settings
+	 */
+	public EnvironmentRackSource envSource(Function<String, @Nullable String> environment) {
 		return new EnvironmentRackSource(this.envVariables, environment, this.prefix);
 	}
 
-	FileRackSource fileSource() {
+	/**
+	 * The {@code file} source.
+	 * @return the source, with these settings
+	 */
+	public FileRackSource fileSource() {
 		return new FileRackSource(this.file.path(), this.file.key(), this.prefix);
 	}
 
-	EcsTaskMetadataRackSource ecsSource(Function<String, @Nullable String> environment) {
+	/**
+	 * The {@code ecs} source.
+	 * @param environment looks up environment variables
+	 * @return the source, with these settings
+	 */
+	public EcsTaskMetadataRackSource ecsSource(Function<String, @Nullable String> environment) {
 		return named(new EcsTaskMetadataRackSource(MetadataHttpClient.INSTANCE, this.ecsEnabled, environment));
 	}
 
-	KubernetesNodeRackSource kubernetesSource(Function<String, @Nullable String> environment) {
+	/**
+	 * The {@code kubernetes} source.
+	 * @param environment looks up environment variables
+	 * @return the source, with these settings
+	 */
+	public KubernetesNodeRackSource kubernetesSource(Function<String, @Nullable String> environment) {
 		return named(new KubernetesNodeRackSource(this.kubernetes.enabled(), this.kubernetes.nodeNameVariable(),
 				this.kubernetes.serviceAccount(), environment));
 	}
 
-	Ec2MetadataRackSource awsSource(Function<String, @Nullable String> environment) {
+	/**
+	 * The {@code aws} source.
+	 * @param environment looks up environment variables
+	 * @return the source, with these settings
+	 */
+	public Ec2MetadataRackSource awsSource(Function<String, @Nullable String> environment) {
 		return named(new Ec2MetadataRackSource(MetadataHttpClient.INSTANCE, this.aws.enabled(), this.aws.endpoint(),
 				this.awsZoneFormat, environment));
 	}
 
-	GcpMetadataRackSource gcpSource(Function<String, @Nullable String> environment) {
+	/**
+	 * The {@code gcp} source.
+	 * @param environment looks up environment variables
+	 * @return the source, with these settings
+	 */
+	public GcpMetadataRackSource gcpSource(Function<String, @Nullable String> environment) {
 		return named(new GcpMetadataRackSource(MetadataHttpClient.INSTANCE, this.gcp.enabled(), this.gcp.endpoint(),
 				environment));
 	}
 
-	AzureMetadataRackSource azureSource() {
+	/**
+	 * The {@code azure} source.
+	 * @return the source, with these settings
+	 */
+	public AzureMetadataRackSource azureSource() {
 		return named(
 				new AzureMetadataRackSource(MetadataHttpClient.INSTANCE, this.azure.enabled(), this.azure.endpoint()));
 	}
@@ -206,137 +245,6 @@ public record DetectionSettings(String prefix, @Nullable String rack, List<Strin
 	private <S extends MetadataRackSource> S named(S source) {
 		source.settingPrefix(this.prefix);
 		return source;
-	}
-
-	/**
-	 * Text parameters, read once each; what is left unread is unknown.
-	 */
-	private static final class Parameters {
-
-		private final Map<String, ?> values;
-
-		private final String prefix;
-
-		private final Set<String> read = new HashSet<>();
-
-		Parameters(Map<String, ?> values, String prefix) {
-			this.values = values;
-			this.prefix = prefix;
-		}
-
-		@Nullable String text(String key, @Nullable String fallback) {
-			this.read.add(key);
-			Object value = this.values.get(key);
-			return (value != null) ? value.toString().strip() : fallback;
-		}
-
-		String word(String key, String fallback) {
-			String value = text(key, fallback);
-			return (value == null || value.isEmpty()) ? fallback : value;
-		}
-
-		List<String> list(String key, List<String> fallback) {
-			String value = text(key, null);
-			if (value == null) {
-				return fallback;
-			}
-			return Arrays.stream(value.split(",")).map(String::strip).filter((entry) -> !entry.isEmpty()).toList();
-		}
-
-		boolean bool(String key, boolean fallback) {
-			String value = text(key, null);
-			if (value == null) {
-				return fallback;
-			}
-			return switch (value.toLowerCase(Locale.ROOT)) {
-				case "true" -> true;
-				case "false" -> false;
-				default -> throw invalid(key, value, "Must be true or false.");
-			};
-		}
-
-		Duration duration(String key, Duration fallback) {
-			String value = text(key, null);
-			if (value == null) {
-				return fallback;
-			}
-			Matcher simple = SIMPLE_DURATION.matcher(value.toLowerCase(Locale.ROOT));
-			try {
-				if (simple.matches()) {
-					long amount = Long.parseLong(simple.group(1));
-					return switch (Objects.requireNonNullElse(simple.group(2), "ms")) {
-						case "s" -> Duration.ofSeconds(amount);
-						case "m" -> Duration.ofMinutes(amount);
-						default -> Duration.ofMillis(amount);
-					};
-				}
-				return Duration.parse(value);
-			}
-			catch (RuntimeException ex) {
-				throw invalid(key, value, "Must be a duration such as 500ms, 1s, 2m or PT1S.");
-			}
-		}
-
-		@Nullable Path path(String key, @Nullable Path fallback) {
-			String value = text(key, null);
-			if (value == null || value.isEmpty()) {
-				return fallback;
-			}
-			try {
-				return Path.of(value);
-			}
-			catch (InvalidPathException ex) {
-				throw invalid(key, value, "Must be a file path: " + ex.getMessage() + ".");
-			}
-		}
-
-		Path pathOr(String key, Path fallback) {
-			Path value = path(key, fallback);
-			return (value != null) ? value : fallback;
-		}
-
-		Metadata metadata(String source, Metadata fallback) {
-			String endpoint = text(source + ".endpoint", null);
-			URI uri = null;
-			if (endpoint != null && !endpoint.isEmpty()) {
-				try {
-					uri = new URI(endpoint);
-				}
-				catch (URISyntaxException ex) {
-					throw invalid(source + ".endpoint", endpoint, Metadata.ENDPOINT_RULE);
-				}
-			}
-			boolean enabled = bool(source + ".enabled", fallback.enabled());
-			return new Metadata(enabled, (uri != null) ? uri : fallback.endpoint());
-		}
-
-		ZoneFormat zoneFormat(String key) {
-			String value = text(key, null);
-			if (value == null) {
-				return ZoneFormat.AUTO;
-			}
-			try {
-				return ZoneFormat.valueOf(value.toUpperCase(Locale.ROOT));
-			}
-			catch (IllegalArgumentException ex) {
-				throw invalid(key, value, "Must be auto, id or name.");
-			}
-		}
-
-		void failOnUnknown() {
-			Set<String> unknown = new TreeSet<>(this.values.keySet());
-			unknown.removeAll(this.read);
-			if (!unknown.isEmpty()) {
-				String key = unknown.iterator().next();
-				throw invalid(key, this.values.get(key), "Unknown parameter. Known parameters: "
-						+ String.join(", ", new TreeSet<>(this.read)) + ".");
-			}
-		}
-
-		private InvalidSettingException invalid(String key, @Nullable Object value, String reason) {
-			return new InvalidSettingException(this.prefix + key, value, reason);
-		}
-
 	}
 
 	/**

@@ -39,7 +39,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @author follower-fetch authors
  */
-final class Ec2MetadataRackSource extends MetadataRackSource {
+public final class Ec2MetadataRackSource extends MetadataRackSource {
 
 	static final URI DEFAULT_ENDPOINT = URI.create("http://169.254.169.254");
 

@@ -31,7 +31,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @author follower-fetch authors
  */
-final class EcsTaskMetadataRackSource extends MetadataRackSource {
+public final class EcsTaskMetadataRackSource extends MetadataRackSource {
 
 	static final String VARIABLE = "ECS_CONTAINER_METADATA_URI_V4";
 

@@ -27,7 +27,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @author follower-fetch authors
  */
-final class EnvironmentRackSource implements RackSource {
+public final class EnvironmentRackSource implements RackSource {
 
 	private final List<String> variables;
 

@@ -37,7 +37,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @author follower-fetch authors
  */
-final class FileRackSource implements RackSource {
+public final class FileRackSource implements RackSource {
 
 	static final int MAX_FILE_BYTES = 64 * 1024;
 

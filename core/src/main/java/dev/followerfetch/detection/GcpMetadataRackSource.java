@@ -39,7 +39,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @author follower-fetch authors
  */
-final class GcpMetadataRackSource extends MetadataRackSource {
+public final class GcpMetadataRackSource extends MetadataRackSource {
 
 	static final URI DEFAULT_ENDPOINT = URI.create("http://metadata.google.internal");
 

@@ -54,7 +54,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @author follower-fetch authors
  */
-final class KubernetesNodeRackSource extends MetadataRackSource {
+public final class KubernetesNodeRackSource extends MetadataRackSource {
 
 	/**
 	 * The node labels that carry the zone, the current one first.

@@ -38,12 +38,14 @@ import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 
 import dev.followerfetch.InvalidSettingException;
+import dev.followerfetch.NamedSettings;
 import dev.followerfetch.assignment.ZoneAwareAssignment.Locality;
 import dev.followerfetch.assignment.ZoneAwareAssignment.Partition;
 import dev.followerfetch.assignment.ZoneAwareAssignment;
 import dev.followerfetch.assignment.ZoneAwareAssignor.Leadership;
 import dev.followerfetch.assignment.ZoneAwareAssignors;
 import dev.followerfetch.observation.ReadLocalityJudge.Subject;
+import dev.followerfetch.policy.ClientSettings;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -608,6 +610,20 @@ final class AssignmentRealigner {
 					"Must be zero or a positive duration, for example 2m.");
 			InvalidSettingException.requireNotNegative("follower-fetch.assignment.realign-interval", interval,
 					"Must be zero or a positive duration, for example 10m.");
+		}
+
+		/**
+		 * Settings by name, the one place that names each of them and gives its default:
+		 * {@code assignment.realign}, {@code .realign-grace} and {@code .realign-interval},
+		 * off with {@code assignment.enabled}.
+		 * @param given the settings by name
+		 * @return the settings
+		 */
+		static Settings of(NamedSettings given) {
+			boolean assignment = ClientSettings.assignmentEnabled(given);
+			boolean realign = given.bool("assignment.realign", true);
+			return new Settings(assignment && realign, given.duration("assignment.realign-grace", Duration.ofMinutes(2)),
+					given.duration("assignment.realign-interval", Duration.ofMinutes(10)));
 		}
 
 	}

@@ -43,6 +43,7 @@ import java.util.random.RandomGenerator;
 
 import dev.followerfetch.ClientRack;
 import dev.followerfetch.InvalidSettingException;
+import dev.followerfetch.NamedSettings;
 import dev.followerfetch.Policy;
 import dev.followerfetch.assignment.AssignmentStrategy;
 import dev.followerfetch.assignment.ZoneAwareAssignor.Leadership;
@@ -53,6 +54,7 @@ import dev.followerfetch.observation.SnapshotBuilder.ClusterReading;
 import dev.followerfetch.observation.SnapshotBuilder.ConsumerKey;
 import dev.followerfetch.observation.SnapshotBuilder.Reading;
 import dev.followerfetch.policy.ConsumerKind;
+import dev.followerfetch.policy.PolicySettings;
 import org.apache.kafka.common.TopicPartition;
 import org.jspecify.annotations.Nullable;
 
@@ -116,6 +118,20 @@ public final class ReadLocalityMonitor {
 	private volatile @Nullable String lastRefreshError;
 
 	private volatile @Nullable StaleView staleView;
+
+	/**
+	 * Start putting a monitor together.
+	 * @param settings its settings by name: {@code observation.*}, {@code policy.default}
+	 * and {@code assignment.*}
+	 * @param detectedRack the zone this application runs in
+	 * @param adminConfig the settings of the application's admin client, to read the
+	 * clusters with
+	 * @return a builder
+	 */
+	public static ReadLocalityMonitorBuilder builder(NamedSettings settings, Supplier<DetectedRack> detectedRack,
+			Supplier<Map<String, Object>> adminConfig) {
+		return new ReadLocalityMonitorBuilder(settings, detectedRack, adminConfig);
+	}
 
 	/**
 	 * A monitor that sees no zone-aware assignor: it leads no group it could realign.
@@ -293,7 +309,11 @@ public final class ReadLocalityMonitor {
 		return snapshot();
 	}
 
-	void onRefresh(Consumer<FollowerFetchSnapshot> listener) {
+	/**
+	 * Have each snapshot a refresh takes handed to a listener, on the monitor's thread.
+	 * @param listener what reads it
+	 */
+	public void onRefresh(Consumer<FollowerFetchSnapshot> listener) {
 		this.refreshListeners.add(listener);
 	}
 
@@ -601,6 +621,23 @@ public final class ReadLocalityMonitor {
 				throw new InvalidSettingException("follower-fetch.observation.max-listed-topics", maxListedTopics,
 						"Must be zero or more.");
 			}
+		}
+
+		/**
+		 * Settings by name, the one place that names each of the monitor's settings and
+		 * gives its default: {@code observation.*}, with {@code policy.default} and the
+		 * realigner's.
+		 * @param given the settings by name
+		 * @return the settings
+		 * @throws InvalidSettingException for a setting out of range, naming its property
+		 */
+		static MonitorSettings of(NamedSettings given) {
+			return new MonitorSettings(given.duration("observation.refresh-interval", Duration.ofSeconds(30)),
+					given.duration("observation.fallback-grace", Duration.ofMinutes(2)),
+					given.duration("observation.timeout", Duration.ofSeconds(5)),
+					given.number("observation.max-listed-partitions", 20), PolicySettings.defaultPolicy(given),
+					AssignmentRealigner.Settings.of(given),
+					given.number("observation.max-listed-topics", MAX_LISTED_TOPICS));
 		}
 
 		MonitorSettings(Duration refreshInterval, Duration fallbackGrace, Duration timeout, int maxListedPartitions,

@@ -15,6 +15,7 @@
  */
 package dev.followerfetch.policy;
 
+import dev.followerfetch.NamedSettings;
 import dev.followerfetch.assignment.AssignmentStrategy;
 
 /**
@@ -38,8 +39,30 @@ public record ClientSettings(boolean producerRackAware, ProducerRackSupport prod
 	 * @return no rack-aware producers, zone-aware assignment, no client id tag
 	 */
 	public static ClientSettings defaults() {
-		return new ClientSettings(false, ProducerRackSupport.ofClasspath(), new AssignmentStrategy(true),
-				ClientIdZone.NONE);
+		return of(NamedSettings.defaults(NamedSettings.SPRING_BOOT_PREFIX), ProducerRackSupport.ofClasspath());
+	}
+
+	/**
+	 * Settings by name, the one place that names each of these settings and gives its
+	 * default: {@code producer.rack-aware}, {@code assignment.enabled} and
+	 * {@code client-id-zone}.
+	 * @param given the settings by name
+	 * @param producerSupport what the kafka-clients on the classpath support
+	 * @return the settings
+	 * @throws dev.followerfetch.InvalidSettingException for a client id tag it cannot use
+	 */
+	public static ClientSettings of(NamedSettings given, ProducerRackSupport producerSupport) {
+		return new ClientSettings(given.bool("producer.rack-aware", false), producerSupport,
+				new AssignmentStrategy(assignmentEnabled(given)), ClientIdZone.of(given.word("client-id-zone", "none")));
+	}
+
+	/**
+	 * Whether consumers get the zone-aware assignor: {@code assignment.enabled}.
+	 * @param given the settings by name
+	 * @return whether they do
+	 */
+	public static boolean assignmentEnabled(NamedSettings given) {
+		return given.bool("assignment.enabled", true);
 	}
 
 }

@@ -20,6 +20,7 @@ import java.util.EnumMap;
 import java.util.Map;
 
 import dev.followerfetch.InvalidSettingException;
+import dev.followerfetch.NamedSettings;
 import dev.followerfetch.Policy;
 import org.jspecify.annotations.Nullable;
 
@@ -38,8 +39,7 @@ import org.jspecify.annotations.Nullable;
 public record PolicySettings(Policy defaultPolicy, Map<ConsumerKind, Map<String, Policy>> named,
 		Duration replicaLease, Duration replicaRequestTimeout) {
 
-	private static final PolicySettings DEFAULTS = new PolicySettings(Policy.LOCALITY, Map.of(),
-			Duration.ofSeconds(30), Duration.ofSeconds(15));
+	private static final PolicySettings DEFAULTS = of(NamedSettings.defaults(NamedSettings.SPRING_BOOT_PREFIX));
 
 	/**
 	 * Check the timings and copy the names.
@@ -60,6 +60,32 @@ public record PolicySettings(Policy defaultPolicy, Map<ConsumerKind, Map<String,
 	 */
 	public static PolicySettings defaults() {
 		return DEFAULTS;
+	}
+
+	/**
+	 * Settings by name, the one place that names each policy setting and gives its
+	 * default: {@code policy.*}.
+	 * @param given the settings by name
+	 * @return the settings
+	 * @throws InvalidSettingException for a negative timing
+	 */
+	public static PolicySettings of(NamedSettings given) {
+		return new PolicySettings(defaultPolicy(given),
+				Map.of(ConsumerKind.LISTENER, given.map("policy.listeners", Policy.class), ConsumerKind.STREAMS,
+						given.map("policy.streams", Policy.class), ConsumerKind.BINDING,
+						given.map("policy.bindings", Policy.class), ConsumerKind.OTHER,
+						given.map("policy.consumers", Policy.class)),
+				given.duration("policy.replica-lease", Duration.ofSeconds(30)),
+				given.duration("policy.replica-request-timeout", Duration.ofSeconds(15)));
+	}
+
+	/**
+	 * The policy of consumers that choose none: {@code policy.default}.
+	 * @param given the settings by name
+	 * @return the policy
+	 */
+	public static Policy defaultPolicy(NamedSettings given) {
+		return given.choice("policy.default", Policy.class, Policy.LOCALITY, "Must be locality or freshness.");
 	}
 
 	private static void nonNegative(String setting, @Nullable Duration value, String zeroMeans, String example) {
