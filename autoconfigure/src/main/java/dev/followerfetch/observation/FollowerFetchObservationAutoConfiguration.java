@@ -29,20 +29,21 @@ import dev.followerfetch.Policy;
 import dev.followerfetch.application.BinderBindings;
 import dev.followerfetch.application.BinderClientRackAutoConfiguration;
 import dev.followerfetch.application.ClientRackAutoConfiguration;
-import dev.followerfetch.policy.ListenerContainers;
+import dev.followerfetch.application.ListenerContainers;
+import dev.followerfetch.application.ListenerPolicies;
 import dev.followerfetch.application.StreamsApplications;
 import dev.followerfetch.assignment.ZoneAwareAssignors;
 import dev.followerfetch.detection.ApplicationKafkaAdmin;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
 import dev.followerfetch.observation.ReadLocalityMonitor.MonitorSettings;
+import dev.followerfetch.policy.AppliedPlans;
 import dev.followerfetch.policy.ClientRackDecider;
 import dev.followerfetch.policy.ClientRequest;
 import dev.followerfetch.policy.ConsumerKind;
 import dev.followerfetch.policy.ConsumerPolicy;
 import dev.followerfetch.policy.ConsumerPolicy.Origin;
 import dev.followerfetch.policy.FetchPolicyAutoConfiguration;
-import dev.followerfetch.policy.ListenerPolicies;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -99,11 +100,15 @@ public final class FollowerFetchObservationAutoConfiguration {
 				ObjectProvider<DetectedRack> detectedRack, ObjectProvider<ObservedConsumers> sources,
 				ObjectProvider<KafkaAdmin> kafkaAdmin, ObjectProvider<ClientRackDecider> decider,
 				ObjectProvider<ObservedProducers> producers, ConfiguredConsumers configured,
-				ObjectProvider<ZoneAwareAssignors> assignors) {
+				ObjectProvider<ZoneAwareAssignors> assignors, ObjectProvider<AppliedPlans> applied) {
 			FollowerFetchProperties.Observation observation = properties.getObservation();
+			AppliedPlans adminClients = applied.getIfAvailable(AppliedPlans::new);
 			ClusterInspectors inspectors = new ClusterInspectors(() -> ApplicationKafkaAdmin.configuration(kafkaAdmin),
 					observation.getTimeout(), (clientId) -> Optional.ofNullable(decider.getIfAvailable())
-						.flatMap((rackDecider) -> rackDecider.plan(ClientRequest.client(Map.of(), clientId)).clientIdToSet())
+						.flatMap((rackDecider) -> {
+							ClientRequest request = ClientRequest.client(Map.of(), clientId);
+							return adminClients.applying(request, rackDecider.plan(request)).clientIdToSet();
+						})
 						.orElse(clientId));
 			FollowerFetchProperties.Assignment assignment = properties.getAssignment();
 			MonitorSettings settings = InvalidSettings.checked(() -> new MonitorSettings(observation.getRefreshInterval(),
