@@ -101,7 +101,7 @@ final class FetchPolicyAnnotationEnhancer implements AnnotationEnhancer {
 		if (plan.policy() == null || plan.policy().origin() == Origin.DEFAULT) {
 			return attributes;
 		}
-		consumerProperties.add(ListenerPolicies.DECLARATION + "=" + this.policies.getObject().declare(plan));
+		consumerProperties.add(ListenerPolicies.DECLARATION + "=" + this.policies.getObject().declare(plan, onMethod, onClass));
 		plan.settings().forEach((name, value) -> consumerProperties.add(name + "=" + value));
 		Map<String, Object> enhanced = new HashMap<>(attributes);
 		enhanced.put("properties", consumerProperties.toArray(String[]::new));

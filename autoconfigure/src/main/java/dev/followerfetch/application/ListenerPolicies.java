@@ -63,7 +63,7 @@ public final class ListenerPolicies {
 	private final ClientRackDecider decider;
 
 	// one entry per distinct plan, so that prototype listener beans add none
-	private final List<ClientPlan> plans = new CopyOnWriteArrayList<>();
+	private final List<Annotated> plans = new CopyOnWriteArrayList<>();
 
 	// tells this application context's links from those of another in the same JVM
 	private final String key = UUID.randomUUID().toString();
@@ -130,15 +130,19 @@ public final class ListenerPolicies {
 	}
 
 	/**
-	 * Keep the plan a {@code @KafkaListener}'s annotation got, for its container.
+	 * Keep the plan a {@code @KafkaListener}'s annotation got, for its container, with the
+	 * annotation's policies it was made from.
 	 * @param plan the plan
+	 * @param onMethod {@code @FetchPolicy} on the method, or {@code null}
+	 * @param onClass {@code @FetchPolicy} on the class, or {@code null}
 	 * @return the value of {@link #DECLARATION} that links to it
 	 */
-	String declare(ClientPlan plan) {
+	String declare(ClientPlan plan, @Nullable Policy onMethod, @Nullable Policy onClass) {
+		Annotated annotated = new Annotated(plan, onMethod, onClass);
 		synchronized (this.plans) {
-			int index = this.plans.indexOf(plan);
+			int index = this.plans.indexOf(annotated);
 			if (index < 0) {
-				this.plans.add(plan);
+				this.plans.add(annotated);
 				index = this.plans.size() - 1;
 			}
 			return this.key + ":" + index;
@@ -157,15 +161,15 @@ public final class ListenerPolicies {
 	Declared declared(@Nullable String id, Properties consumerProperties) {
 		Properties own = ListenerContainers.flatten(consumerProperties);
 		Object link = own.remove(DECLARATION);
-		ClientPlan plan = (link != null) ? plan(id, link.toString()) : null;
+		Annotated annotated = (link != null) ? annotated(id, link.toString()) : null;
 		String rack = ConsumerConfig.CLIENT_RACK_CONFIG;
-		if (plan != null && !Objects.equals(plan.settings().get(rack), own.getProperty(rack))) {
-			plan = null;
+		if (annotated != null && !Objects.equals(annotated.plan().settings().get(rack), own.getProperty(rack))) {
+			annotated = null;
 		}
-		return new Declared(own, plan);
+		return new Declared(own, annotated);
 	}
 
-	private @Nullable ClientPlan plan(@Nullable String id, String link) {
+	private @Nullable Annotated annotated(@Nullable String id, String link) {
 		String prefix = this.key + ":";
 		try {
 			if (link.startsWith(prefix)) {
@@ -201,10 +205,26 @@ public final class ListenerPolicies {
 	 * them, without the link, and that plan.
 	 *
 	 * @param own the consumer properties
-	 * @param plan the plan its annotation got, or {@code null} when it has none that still
-	 * holds
+	 * @param annotated the plan its annotation got, or {@code null} when it has none that
+	 * still holds
 	 */
-	record Declared(Properties own, @Nullable ClientPlan plan) {
+	record Declared(Properties own, @Nullable Annotated annotated) {
+
+		@Nullable ClientPlan plan() {
+			return (this.annotated != null) ? this.annotated.plan() : null;
+		}
+
+	}
+
+	/**
+	 * The plan a {@code @KafkaListener}'s annotation got, and the annotation's policies it
+	 * was made from.
+	 *
+	 * @param plan the plan
+	 * @param onMethod {@code @FetchPolicy} on the method, or {@code null}
+	 * @param onClass {@code @FetchPolicy} on the class, or {@code null}
+	 */
+	record Annotated(ClientPlan plan, @Nullable Policy onMethod, @Nullable Policy onClass) {
 
 	}
 

@@ -25,6 +25,7 @@ import java.util.Set;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
+import dev.followerfetch.application.ListenerPolicies.Annotated;
 import dev.followerfetch.application.ListenerPolicies.Declared;
 import dev.followerfetch.assignment.ZoneAwareAssignor;
 import dev.followerfetch.assignment.ZoneAwareAssignors;
@@ -129,21 +130,28 @@ final class ListenerPolicyApplier implements SmartLifecycle {
 
 	/**
 	 * What the {@link ClientRackDecider} needs to plan a container's consumers: with the
-	 * policy its annotation's plan decided, where that plan still holds.
+	 * policy its annotation's plan decided, where that plan still holds and was made for
+	 * this listener; else with the annotation's policies, for a listener whose id
+	 * spring-kafka resolved from an expression or generated (the annotation could not know
+	 * it), its consumer properties without what that plan added.
 	 */
 	private static ClientRequest request(MessageListenerContainer container, Declared declared) {
 		String id = container.getListenerId();
 		ContainerProperties containerProperties = container.getContainerProperties();
 		String base = (id != null && !id.startsWith(GENERATED_ID_PREFIX)) ? id
 				: "consumer-" + Objects.requireNonNullElse(container.getGroupId(), "");
-		ClientPlan annotation = declared.plan();
-		ConsumerPolicy decided = (annotation != null) ? annotation.policy() : null;
-		return (decided != null)
-				? ClientRequest.listener(id, ListenerPolicies.map(declared.own()),
-						ListenerContainers.factoryConfig(container), decided, containerProperties.getClientId(), base)
-				: ClientRequest.listener(id, ListenerPolicies.map(declared.own()),
-						ListenerContainers.factoryConfig(container), null, null, containerProperties.getClientId(),
-						base);
+		Annotated annotated = declared.annotated();
+		ConsumerPolicy decided = (annotated != null) ? annotated.plan().policy() : null;
+		if (decided != null && Objects.equals(decided.name(), id)) {
+			return ClientRequest.listener(id, ListenerPolicies.map(declared.own()),
+					ListenerContainers.factoryConfig(container), decided, containerProperties.getClientId(), base);
+		}
+		if (annotated != null) {
+			annotated.plan().settings().keySet().forEach(declared.own()::remove);
+		}
+		return ClientRequest.listener(id, ListenerPolicies.map(declared.own()),
+				ListenerContainers.factoryConfig(container), (annotated != null) ? annotated.onMethod() : null,
+				(annotated != null) ? annotated.onClass() : null, containerProperties.getClientId(), base);
 	}
 
 	private void reportUnknownIds(Collection<MessageListenerContainer> all) {

@@ -114,6 +114,26 @@ class ListenerClientRackConfigurationTests {
 	}
 
 	@Test
+	void aPropertyBeatsTheAnnotationOfAListenerWhoseIdIsAnExpression() {
+		this.contextRunner.withUserConfiguration(ExpressionIdListener.class)
+			.withPropertyValues("follower-fetch.policy.listeners.refunds=locality")
+			.run((context) -> {
+				assertThat(clientRack(context, "refunds")).isNull();
+				assertThat(policy(context, "refunds"))
+					.isEqualTo(ConsumerPolicy.listener("refunds", Policy.LOCALITY, Origin.PROPERTY));
+			});
+	}
+
+	@Test
+	void aListenerWhoseIdIsAnExpressionKeepsItsAnnotationWithoutAProperty() {
+		this.contextRunner.withUserConfiguration(ExpressionIdListener.class).run((context) -> {
+			assertThat(clientRack(context, "refunds")).isEmpty();
+			assertThat(policy(context, "refunds"))
+				.isEqualTo(ConsumerPolicy.listener("refunds", Policy.FRESHNESS, Origin.METHOD_ANNOTATION));
+		});
+	}
+
+	@Test
 	void aPropertyBeatsTheMethodAnnotationInBothDirections() {
 		this.contextRunner.withUserConfiguration(Listeners.class)
 			.withPropertyValues("follower-fetch.policy.listeners.payments=locality",
@@ -311,6 +331,25 @@ class ListenerClientRackConfigurationTests {
 
 		@KafkaListener(id = "own-rack", topics = "clicks", properties = "client.rack=az-own")
 		void ownRack(String payload) {
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class ExpressionIdListener {
+
+		@Bean
+		ExpressionIdListenerBean expressionIdListenerBean() {
+			return new ExpressionIdListenerBean();
+		}
+
+	}
+
+	static class ExpressionIdListenerBean {
+
+		@FetchPolicy(Policy.FRESHNESS)
+		@KafkaListener(id = "#{'refu' + 'nds'}", topics = "refunds")
+		void refunds(String payload) {
 		}
 
 	}

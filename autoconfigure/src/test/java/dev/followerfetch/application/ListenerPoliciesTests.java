@@ -56,7 +56,7 @@ class ListenerPoliciesTests {
 
 	@Test
 	void aContainerCreatedAfterStartUpIsJudgedByThePolicyItsAnnotationAskedFor() {
-		String declaration = this.policies.declare(annotationPlan(Policy.FRESHNESS));
+		String declaration = this.policies.declare(annotationPlan(Policy.FRESHNESS), Policy.FRESHNESS, null);
 		assertThat(this.policies.of(container("late",
 				Map.of(ListenerPolicies.DECLARATION, declaration, ConsumerConfig.CLIENT_RACK_CONFIG, ""))))
 			.isEqualTo(ConsumerPolicy.listener("late", Policy.FRESHNESS, Origin.METHOD_ANNOTATION));
@@ -64,7 +64,7 @@ class ListenerPoliciesTests {
 
 	@Test
 	void aRackTheAnnotationDidNotAddIsTheListenersOwn() {
-		String declaration = this.policies.declare(annotationPlan(Policy.LOCALITY));
+		String declaration = this.policies.declare(annotationPlan(Policy.LOCALITY), Policy.LOCALITY, null);
 		assertThat(this.policies.of(container("late",
 				Map.of(ListenerPolicies.DECLARATION, declaration, ConsumerConfig.CLIENT_RACK_CONFIG, ""))))
 			.isEqualTo(ConsumerPolicy.listener("late", Policy.FRESHNESS, Origin.OWN_CLIENT_RACK));
@@ -74,7 +74,7 @@ class ListenerPoliciesTests {
 	void aLinkFromAnotherApplicationContextIsIgnored() {
 		ListenerPolicies other = new ListenerPolicies(
 				new ClientRackDecider(PolicySettings.defaults(), () -> DetectedRack.of("az-b", "test")));
-		String declaration = other.declare(annotationPlan(Policy.FRESHNESS));
+		String declaration = other.declare(annotationPlan(Policy.FRESHNESS), Policy.FRESHNESS, null);
 		assertThat(this.policies.of(container("late", Map.of(ListenerPolicies.DECLARATION, declaration))))
 			.isEqualTo(ConsumerPolicy.listener("late", Policy.LOCALITY, Origin.DEFAULT));
 	}
