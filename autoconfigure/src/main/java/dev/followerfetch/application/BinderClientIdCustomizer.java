@@ -17,6 +17,7 @@ package dev.followerfetch.application;
 
 import java.util.Map;
 
+import dev.followerfetch.policy.AppliedPlans;
 import dev.followerfetch.policy.ClientRackDecider;
 import dev.followerfetch.policy.ClientRequest;
 
@@ -43,8 +44,11 @@ final class BinderClientIdCustomizer implements ProducerConfigCustomizer, AdminC
 
 	private final ObjectProvider<ClientRackDecider> decider;
 
-	BinderClientIdCustomizer(ObjectProvider<ClientRackDecider> decider) {
+	private final ObjectProvider<AppliedPlans> applied;
+
+	BinderClientIdCustomizer(ObjectProvider<ClientRackDecider> decider, ObjectProvider<AppliedPlans> applied) {
 		this.decider = decider;
+		this.applied = applied;
 	}
 
 	@Override
@@ -61,7 +65,8 @@ final class BinderClientIdCustomizer implements ProducerConfigCustomizer, AdminC
 	}
 
 	private void tag(Map<String, Object> properties, String base) {
-		this.decider.getObject().plan(ClientRequest.client(properties, base)).applyTo(properties);
+		ClientRequest request = ClientRequest.client(properties, base);
+		this.applied.getObject().applying(request, this.decider.getObject().plan(request)).applyTo(properties);
 	}
 
 	@Override

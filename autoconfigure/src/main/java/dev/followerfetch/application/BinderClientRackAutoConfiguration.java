@@ -16,6 +16,7 @@
 package dev.followerfetch.application;
 
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
+import dev.followerfetch.policy.AppliedPlans;
 import dev.followerfetch.policy.ClientRackDecider;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -60,9 +61,9 @@ public final class BinderClientRackAutoConfiguration {
 	}
 
 	@Bean
-	BinderClientIdCustomizer followerFetchBinderClientIdCustomizer(
-			ObjectProvider<ClientRackDecider> decider) {
-		return new BinderClientIdCustomizer(decider);
+	BinderClientIdCustomizer followerFetchBinderClientIdCustomizer(ObjectProvider<ClientRackDecider> decider,
+			ObjectProvider<AppliedPlans> applied) {
+		return new BinderClientIdCustomizer(decider, applied);
 	}
 
 }

@@ -16,6 +16,7 @@
 package dev.followerfetch.application;
 
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
+import dev.followerfetch.policy.AppliedPlans;
 import dev.followerfetch.policy.ClientRackDecider;
 import dev.followerfetch.policy.FetchPolicyAutoConfiguration;
 
@@ -24,31 +25,35 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 import org.springframework.kafka.core.ConsumerFactory;
 
 /**
  * Auto-configuration that gives every Kafka {@link ConsumerFactory} the detected
- * {@code client.rack}, Boot's own and user-defined ones alike, and every producer factory
- * its producer settings (Kafka clients 4.4+).
+ * {@code client.rack}, Boot's own and user-defined ones alike, every producer factory its
+ * producer settings (Kafka clients 4.4+), and every listener its plan
+ * ({@link ListenerClientRackConfiguration}).
  *
  * @author follower-fetch authors
  */
 @AutoConfiguration(after = { RackDetectionAutoConfiguration.class, FetchPolicyAutoConfiguration.class })
 @ConditionalOnClass(ConsumerFactory.class)
 @ConditionalOnBooleanProperty(name = "follower-fetch.enabled", matchIfMissing = true)
+@Import(ListenerClientRackConfiguration.class)
 public final class ClientRackAutoConfiguration {
 
 	@Bean
 	static ClientRackConsumerFactoryPostProcessor followerFetchClientRackConsumerFactoryPostProcessor(
-			ObjectProvider<ClientRackDecider> decider) {
-		return new ClientRackConsumerFactoryPostProcessor(decider);
+			ObjectProvider<ClientRackDecider> decider, ObjectProvider<AppliedPlans> applied) {
+		return new ClientRackConsumerFactoryPostProcessor(decider, applied);
 	}
 
 	@Bean
 	static ClientRackProducerFactoryPostProcessor followerFetchClientRackProducerFactoryPostProcessor(
-			ObjectProvider<ClientRackDecider> decider, Environment environment) {
-		return new ClientRackProducerFactoryPostProcessor(decider, environment.getProperty("spring.application.name"));
+			ObjectProvider<ClientRackDecider> decider, ObjectProvider<AppliedPlans> applied, Environment environment) {
+		return new ClientRackProducerFactoryPostProcessor(decider, applied,
+				environment.getProperty("spring.application.name"));
 	}
 
 }

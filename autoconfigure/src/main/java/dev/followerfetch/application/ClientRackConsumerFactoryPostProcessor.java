@@ -22,10 +22,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
+import dev.followerfetch.policy.AppliedPlans;
 import dev.followerfetch.policy.ClientPlan;
 import dev.followerfetch.policy.ClientRackDecider;
 import dev.followerfetch.policy.ClientRequest;
-import dev.followerfetch.policy.ListenerContainers;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -53,10 +53,14 @@ final class ClientRackConsumerFactoryPostProcessor implements BeanPostProcessor 
 
 	private final ObjectProvider<ClientRackDecider> decider;
 
+	private final ObjectProvider<AppliedPlans> applied;
+
 	private final Set<ConsumerFactory<?, ?>> seen = Collections.newSetFromMap(new IdentityHashMap<>());
 
-	ClientRackConsumerFactoryPostProcessor(ObjectProvider<ClientRackDecider> decider) {
+	ClientRackConsumerFactoryPostProcessor(ObjectProvider<ClientRackDecider> decider,
+			ObjectProvider<AppliedPlans> applied) {
 		this.decider = decider;
+		this.applied = applied;
 	}
 
 	@Override
@@ -88,7 +92,8 @@ final class ClientRackConsumerFactoryPostProcessor implements BeanPostProcessor 
 					+ ") does not expose its configuration; set client.rack on it yourself");
 			return;
 		}
-		ClientPlan plan = this.decider.getObject().plan(ClientRequest.consumerFactory(description, configs));
+		ClientRequest request = ClientRequest.consumerFactory(description, configs);
+		ClientPlan plan = this.applied.getObject().applying(request, this.decider.getObject().plan(request));
 		if (plan.isEmpty()) {
 			return;
 		}

@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
+import dev.followerfetch.policy.AppliedPlans;
 import dev.followerfetch.policy.ClientPlan;
 import dev.followerfetch.policy.ClientRackDecider;
 import dev.followerfetch.policy.ClientRequest;
@@ -55,12 +56,16 @@ final class ClientRackProducerFactoryPostProcessor implements BeanPostProcessor 
 
 	private final ObjectProvider<ClientRackDecider> decider;
 
+	private final ObjectProvider<AppliedPlans> applied;
+
 	private final Set<ProducerFactory<?, ?>> seen = Collections.newSetFromMap(new IdentityHashMap<>());
 
 	private final String defaultClientIdBase;
 
-	ClientRackProducerFactoryPostProcessor(ObjectProvider<ClientRackDecider> decider, @Nullable String applicationName) {
+	ClientRackProducerFactoryPostProcessor(ObjectProvider<ClientRackDecider> decider,
+			ObjectProvider<AppliedPlans> applied, @Nullable String applicationName) {
 		this.decider = decider;
+		this.applied = applied;
 		this.defaultClientIdBase = (applicationName != null && !applicationName.isBlank())
 				? applicationName + "-producer" : "producer";
 	}
@@ -92,7 +97,8 @@ final class ClientRackProducerFactoryPostProcessor implements BeanPostProcessor 
 		}
 		ClientRackDecider decider = this.decider.getObject();
 		Map<String, Object> configs = producerFactory.getConfigurationProperties();
-		ClientPlan plan = decider.plan(ClientRequest.producer(configs, clientIdBase));
+		ClientRequest request = ClientRequest.producer(configs, clientIdBase);
+		ClientPlan plan = this.applied.getObject().applying(request, decider.plan(request));
 		Map<String, Object> settings = plan.configs();
 		if (settings.isEmpty()) {
 			if (logger.isDebugEnabled()) {

@@ -15,6 +15,7 @@
  */
 package dev.followerfetch.application;
 
+import dev.followerfetch.policy.AppliedPlans;
 import dev.followerfetch.policy.ClientRackDecider;
 import org.apache.kafka.streams.KafkaStreams;
 
@@ -39,8 +40,9 @@ public final class StreamsClientRackAutoConfiguration {
 
 	@Bean
 	static StreamsClientRackPostProcessor followerFetchStreamsClientRackPostProcessor(
-			ObjectProvider<ClientRackDecider> decider, ObjectProvider<StreamsApplications> applications) {
-		return new StreamsClientRackPostProcessor(decider, applications);
+			ObjectProvider<ClientRackDecider> decider, ObjectProvider<AppliedPlans> applied,
+			ObjectProvider<StreamsApplications> applications) {
+		return new StreamsClientRackPostProcessor(decider, applied, applications);
 	}
 
 	@Bean

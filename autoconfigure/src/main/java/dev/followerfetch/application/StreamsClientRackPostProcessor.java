@@ -22,6 +22,7 @@ import java.util.Objects;
 import java.util.Properties;
 
 import dev.followerfetch.application.StreamsApplications.StreamsApplication;
+import dev.followerfetch.policy.AppliedPlans;
 import dev.followerfetch.policy.ClientPlan;
 import dev.followerfetch.policy.ClientRackDecider;
 import dev.followerfetch.policy.ClientRequest;
@@ -54,11 +55,14 @@ final class StreamsClientRackPostProcessor implements BeanPostProcessor, SmartIn
 
 	private final ObjectProvider<ClientRackDecider> decider;
 
+	private final ObjectProvider<AppliedPlans> applied;
+
 	private final ObjectProvider<StreamsApplications> applications;
 
-	StreamsClientRackPostProcessor(ObjectProvider<ClientRackDecider> decider,
+	StreamsClientRackPostProcessor(ObjectProvider<ClientRackDecider> decider, ObjectProvider<AppliedPlans> applied,
 			ObjectProvider<StreamsApplications> applications) {
 		this.decider = decider;
+		this.applied = applied;
 		this.applications = applications;
 	}
 
@@ -78,7 +82,8 @@ final class StreamsClientRackPostProcessor implements BeanPostProcessor, SmartIn
 					+ " in its streams configuration yet; its consumers keep their client.rack as configured");
 			return;
 		}
-		ClientPlan plan = this.decider.getObject().plan(ClientRequest.streams(applicationId.toString(), config));
+		ClientRequest request = ClientRequest.streams(applicationId.toString(), config);
+		ClientPlan plan = this.applied.getObject().applying(request, this.decider.getObject().plan(request));
 		if (!plan.isEmpty()) {
 			config.putAll(plan.configs());
 			factory.setStreamsConfiguration(config);

@@ -14,8 +14,9 @@
  * limitations under the License.
  */
 /**
- * The adapters that give each Kafka client its settings: consumer and producer
- * factories, Kafka Streams, Spring Cloud Stream bindings.
+ * The adapters that give each Kafka client the plan decided for it: consumer and producer
+ * factories, {@code @KafkaListener} annotations and listener containers, Kafka Streams,
+ * Spring Cloud Stream bindings.
  */
 @NullMarked
 package dev.followerfetch.application;

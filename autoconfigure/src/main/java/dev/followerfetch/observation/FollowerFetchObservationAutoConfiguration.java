@@ -28,15 +28,16 @@ import dev.followerfetch.InvalidSettings;
 import dev.followerfetch.application.BinderBindings;
 import dev.followerfetch.application.BinderClientRackAutoConfiguration;
 import dev.followerfetch.application.ClientRackAutoConfiguration;
-import dev.followerfetch.policy.ListenerContainers;
+import dev.followerfetch.application.ListenerContainers;
+import dev.followerfetch.application.ListenerPolicies;
 import dev.followerfetch.application.StreamsApplications;
 import dev.followerfetch.assignment.ZoneAwareAssignors;
 import dev.followerfetch.detection.ApplicationKafkaAdmin;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
+import dev.followerfetch.policy.AppliedPlans;
 import dev.followerfetch.policy.ClientRackDecider;
 import dev.followerfetch.policy.FetchPolicyAutoConfiguration;
-import dev.followerfetch.policy.ListenerPolicies;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -93,13 +94,14 @@ public final class FollowerFetchObservationAutoConfiguration {
 				ObjectProvider<DetectedRack> detectedRack, ObjectProvider<ObservedConsumers> sources,
 				ObjectProvider<KafkaAdmin> kafkaAdmin, ObjectProvider<ClientRackDecider> decider,
 				ObjectProvider<ObservedProducers> producers, ConfiguredConsumers configured,
-				ObjectProvider<ZoneAwareAssignors> assignors) {
+				ObjectProvider<ZoneAwareAssignors> assignors, ObjectProvider<AppliedPlans> applied) {
 			return InvalidSettings.checked(() -> ReadLocalityMonitor
 				.builder(BoundSettings.of(properties), detectedRack::getObject,
 						() -> ApplicationKafkaAdmin.configuration(kafkaAdmin))
 				.consumers(() -> sources.orderedStream().toList())
 				.producers(() -> producers.stream().flatMap((observed) -> observed.find().stream()).toList())
 				.decider(decider::getIfAvailable)
+				.appliedPlans(applied.getIfAvailable(AppliedPlans::new))
 				.assignors(() -> assignors.getIfAvailable(ZoneAwareAssignors::new))
 				.configuredConsumers(configured)
 				.build());

@@ -21,9 +21,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
-import dev.followerfetch.policy.ListenerContainers;
+import dev.followerfetch.application.ListenerContainers;
+import dev.followerfetch.application.ListenerPolicies;
 import dev.followerfetch.policy.ConsumerKind;
-import dev.followerfetch.policy.ListenerPolicies;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;

@@ -19,33 +19,25 @@ import dev.followerfetch.BoundSettings;
 import dev.followerfetch.FollowerFetchProperties;
 import dev.followerfetch.InvalidSettings;
 import dev.followerfetch.assignment.ZoneAwareAssignors;
-import dev.followerfetch.policy.ConfiguredConsumer;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
 
-import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.cloud.function.context.FunctionRegistration;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
-import org.springframework.context.annotation.Role;
-import org.springframework.core.env.ConfigurableEnvironment;
-import org.springframework.core.env.Environment;
-import org.springframework.kafka.annotation.KafkaListenerAnnotationBeanPostProcessor.AnnotationEnhancer;
 import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
 import org.springframework.kafka.core.ConsumerFactory;
 
 /**
- * Auto-configuration of each consumer's fetch policy: the {@link ClientRackDecider} that
- * decides it, and per listener, freshness (partition leader) or locality (in-zone
- * replica) from {@code @FetchPolicy} and the properties; the context's registry of
- * zone-aware assignors, which the decider hands to its consumers and the observation
- * reads.
+ * Auto-configuration of what decides each client's fetch policy and settings: the
+ * {@link ClientRackDecider}, from the properties; the context's registry of zone-aware
+ * assignors, which the decider hands to its consumers and the observation reads; and the
+ * context's {@link AppliedPlans}, which the adapters that apply the decider's plans
+ * (auto-configured in {@code dev.followerfetch.application}) and its own
+ * {@code configure} share.
  *
  * @author follower-fetch authors
  */
@@ -53,8 +45,6 @@ import org.springframework.kafka.core.ConsumerFactory;
 @ConditionalOnClass({ ConsumerFactory.class, KafkaListenerEndpointRegistry.class })
 @ConditionalOnBooleanProperty(name = "follower-fetch.enabled", matchIfMissing = true)
 public final class FetchPolicyAutoConfiguration {
-
-	private static final String ANNOTATION_ENHANCER = "followerFetchPolicyAnnotationEnhancer";
 
 	@Bean
 	@ConditionalOnMissingBean
@@ -64,59 +54,26 @@ public final class FetchPolicyAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
+	AppliedPlans followerFetchAppliedPlans() {
+		return new AppliedPlans();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
 	ClientRackDecider followerFetchClientRackDecider(FollowerFetchProperties properties,
 			ObjectProvider<DetectedRack> detectedRack, ObjectProvider<ProducerRackSupport> producerSupport,
-			ObjectProvider<ConfiguredConsumer.Observer> configuredConsumers, ZoneAwareAssignors assignors) {
+			ObjectProvider<ConfiguredConsumer.Observer> configuredConsumers, ZoneAwareAssignors assignors,
+			AppliedPlans applied) {
 		return InvalidSettings.checked(() -> new ClientRackDecider(policySettings(properties.getPolicy()),
 				ClientSettings.of(BoundSettings.of(properties),
 						producerSupport.getIfAvailable(ProducerRackSupport::ofClasspath)),
 				detectedRack::getObject,
 				(consumer) -> configuredConsumers.orderedStream().forEach((observer) -> observer.configured(consumer)),
-				assignors));
+				assignors, applied));
 	}
 
 	static PolicySettings policySettings(FollowerFetchProperties.PolicyProperties policy) {
 		return PolicySettings.of(BoundSettings.of(policy));
-	}
-
-	@Bean
-	ListenerContainers followerFetchListenerContainers(ObjectProvider<KafkaListenerEndpointRegistry> registry,
-			ListableBeanFactory beanFactory) {
-		return new ListenerContainers(registry, beanFactory);
-	}
-
-	@Bean(ANNOTATION_ENHANCER)
-	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-	static AnnotationEnhancer followerFetchPolicyAnnotationEnhancer(ObjectProvider<ClientRackDecider> decider,
-			ObjectProvider<ListenerPolicies> policies, Environment environment) {
-		return new FetchPolicyAnnotationEnhancer(decider, policies, environment);
-	}
-
-	@Bean
-	ListenerPolicies followerFetchListenerPolicies(ClientRackDecider decider) {
-		return new ListenerPolicies(decider);
-	}
-
-	@Bean
-	ListenerPolicyApplier followerFetchListenerPolicyApplier(ClientRackDecider decider, ListenerPolicies policies,
-			ListenerContainers containers) {
-		return new ListenerPolicyApplier(containers::all, decider, policies);
-	}
-
-	/**
-	 * The enhancer is a {@code BiFunction} bean, which Spring Cloud Function counts among
-	 * the application's functions: {@link CloudFunctionDiscovery} keeps its discovery as
-	 * without the starter.
-	 */
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass(FunctionRegistration.class)
-	static final class FunctionCatalogConfiguration {
-
-		@Bean
-		static CloudFunctionDiscovery followerFetchCloudFunctionDiscovery(ConfigurableEnvironment environment) {
-			return new CloudFunctionDiscovery(environment, ANNOTATION_ENHANCER);
-		}
-
 	}
 
 }

@@ -25,6 +25,7 @@ import dev.followerfetch.NamedSettings;
 import dev.followerfetch.assignment.ZoneAwareAssignors;
 import dev.followerfetch.detection.DetectedRack;
 import dev.followerfetch.observation.ReadLocalityMonitor.MonitorSettings;
+import dev.followerfetch.policy.AppliedPlans;
 import dev.followerfetch.policy.ClientRackDecider;
 import dev.followerfetch.policy.ClientRequest;
 import dev.followerfetch.policy.ConsumerKind;
@@ -54,6 +55,8 @@ public final class ReadLocalityMonitorBuilder {
 	private Supplier<@Nullable ClientRackDecider> decider = () -> null;
 
 	private Supplier<ZoneAwareAssignors> assignors = ZoneAwareAssignors::new;
+
+	private AppliedPlans applied = new AppliedPlans();
 
 	private ConfiguredConsumers configured = new ConfiguredConsumers();
 
@@ -97,6 +100,17 @@ public final class ReadLocalityMonitorBuilder {
 	}
 
 	/**
+	 * Where the plans of the application's clients are applied: the monitor's admin
+	 * clients take their client ids from it too, so that no two clients share one.
+	 * @param applied the application's applied plans
+	 * @return this builder
+	 */
+	public ReadLocalityMonitorBuilder appliedPlans(AppliedPlans applied) {
+		this.applied = applied;
+		return this;
+	}
+
+	/**
 	 * The registry of zone-aware assignors to read when there is no decider.
 	 * @param assignors asked once, when the monitor is built
 	 * @return this builder
@@ -126,10 +140,12 @@ public final class ReadLocalityMonitorBuilder {
 		MonitorSettings monitor = MonitorSettings.of(this.settings);
 		boolean otherConsumers = this.settings.bool("observation.other-consumers", true);
 		Supplier<@Nullable ClientRackDecider> decider = this.decider;
+		AppliedPlans applied = this.applied;
 		ClusterInspectors inspectors = new ClusterInspectors(this.adminConfig, monitor.timeout(),
-				(clientId) -> Optional.ofNullable(decider.get())
-					.flatMap((rackDecider) -> rackDecider.plan(ClientRequest.client(Map.of(), clientId)).clientIdToSet())
-					.orElse(clientId));
+				(clientId) -> Optional.ofNullable(decider.get()).flatMap((rackDecider) -> {
+					ClientRequest request = ClientRequest.client(Map.of(), clientId);
+					return applied.applying(request, rackDecider.plan(request)).clientIdToSet();
+				}).orElse(clientId));
 		OtherConsumers others = otherConsumers ? new OtherConsumers(new ConsumerMetricsReader(),
 				this.configured::list, (clientId) -> declaredPolicy(decider.get(), clientId, monitor)) : null;
 		ZoneAwareAssignors registry = Optional.ofNullable(decider.get())

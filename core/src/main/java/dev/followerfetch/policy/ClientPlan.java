@@ -17,6 +17,7 @@ package dev.followerfetch.policy;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -28,7 +29,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * What one client gets, decided once by {@link ClientRackDecider#plan(ClientRequest)}:
  * its policy and what decided it, the settings to add to its configuration (never one it
- * sets itself), and its {@code client.id}. Adapters apply a plan and decide nothing.
+ * sets itself), its {@code client.id}, and what there is to say about it. Adapters apply
+ * a plan and decide nothing. A function of the request and the decider's settings: the
+ * same request gets an equal plan.
  *
  * @param policy the consumer's policy and what decided it; {@code null} for a consumer
  * factory (which carries the default policy for the consumers that use it), a producer
@@ -41,23 +44,47 @@ import org.jspecify.annotations.Nullable;
  * hands it, as {@value ZoneAwareAssignor#REGISTRY_CONFIG} (an object, not text: a
  * configuration map or {@code Properties} carries it, an annotation's text cannot), or
  * {@code null} for none
+ * @param notes what there is to say about the client, which the adapter applying the plan
+ * has said ({@link AppliedPlans})
  * @author follower-fetch authors
  */
 public record ClientPlan(@Nullable ConsumerPolicy policy, Map<String, String> settings, @Nullable String clientId,
-		@Nullable ZoneAwareAssignors assignors) {
+		@Nullable ZoneAwareAssignors assignors, List<PlanNote> notes) {
 
 	public ClientPlan {
 		settings = Collections.unmodifiableMap(new LinkedHashMap<>(settings));
+		notes = List.copyOf(notes);
 	}
 
 	/**
-	 * A plan that hands no registry of zone-aware assignors.
+	 * A plan with nothing to say.
+	 * @param policy the consumer's policy and what decided it, or {@code null}
+	 * @param settings the settings to add
+	 * @param clientId the {@code client.id} to set, or {@code null}
+	 * @param assignors the registry of zone-aware assignors to hand, or {@code null}
+	 */
+	public ClientPlan(@Nullable ConsumerPolicy policy, Map<String, String> settings, @Nullable String clientId,
+			@Nullable ZoneAwareAssignors assignors) {
+		this(policy, settings, clientId, assignors, List.of());
+	}
+
+	/**
+	 * A plan that hands no registry of zone-aware assignors and has nothing to say.
 	 * @param policy the consumer's policy and what decided it, or {@code null}
 	 * @param settings the settings to add
 	 * @param clientId the {@code client.id} to set, or {@code null}
 	 */
 	public ClientPlan(@Nullable ConsumerPolicy policy, Map<String, String> settings, @Nullable String clientId) {
 		this(policy, settings, clientId, null);
+	}
+
+	/**
+	 * The same plan with another {@code client.id}.
+	 * @param clientId the {@code client.id} to set
+	 * @return the plan
+	 */
+	ClientPlan withClientId(String clientId) {
+		return new ClientPlan(this.policy, this.settings, clientId, this.assignors, this.notes);
 	}
 
 	/**

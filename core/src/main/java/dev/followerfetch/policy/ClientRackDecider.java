@@ -16,17 +16,15 @@
 package dev.followerfetch.policy;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 import dev.followerfetch.ClientRack;
@@ -52,6 +50,10 @@ import org.slf4j.LoggerFactory;
  * class, then {@code follower-fetch.policy.default}. Every consumer whose strategies name
  * the zone-aware assignor gets the decider's {@link ZoneAwareAssignors}, which the
  * observation reads.
+ * <p>
+ * {@link #plan(ClientRequest)} is a function of the request and the settings: it changes
+ * nothing and logs nothing, so planning a client again gives an equal plan. What applying
+ * plans keeps (client ids made from a base, notes said once) is in {@link AppliedPlans}.
  *
  * @author follower-fetch authors
  */
@@ -83,12 +85,7 @@ public final class ClientRackDecider {
 
 	private final ZoneAwareAssignors assignors;
 
-	private final AtomicBoolean clientIdZoneReported = new AtomicBoolean();
-
-	private final AtomicBoolean brokerBounceReported = new AtomicBoolean();
-
-	// one counter per client id base, so that clients without a client.id never share one
-	private final Map<String, AtomicInteger> clientIdBases = new ConcurrentHashMap<>();
+	private final AppliedPlans applied;
 
 	/**
 	 * Create a decider for the policy settings, with the other settings' defaults; the
@@ -131,6 +128,25 @@ public final class ClientRackDecider {
 	 */
 	public ClientRackDecider(PolicySettings settings, ClientSettings clients, Supplier<DetectedRack> detectedRack,
 			ConfiguredConsumer.Observer configuredConsumers, ZoneAwareAssignors assignors) {
+		this(settings, clients, detectedRack, configuredConsumers, assignors, new AppliedPlans());
+	}
+
+	/**
+	 * Create a decider whose {@link #configure(ConsumerKind, String, Map) configure}
+	 * applies its plans through the application context's {@link AppliedPlans}, as the
+	 * context's adapters do.
+	 * @param settings the {@code follower-fetch.policy} settings
+	 * @param clients the producer, assignment and client id settings
+	 * @param detectedRack the detected rack, asked when a rack is needed
+	 * @param configuredConsumers told of each consumer the application configures through
+	 * {@link #configure(ConsumerKind, String, Map)} with {@link ConsumerKind#OTHER}
+	 * @param assignors the registry handed to every consumer whose strategies name the
+	 * zone-aware assignor, one per application
+	 * @param applied what the application context's adapters keep between the plans they
+	 * apply
+	 */
+	public ClientRackDecider(PolicySettings settings, ClientSettings clients, Supplier<DetectedRack> detectedRack,
+			ConfiguredConsumer.Observer configuredConsumers, ZoneAwareAssignors assignors, AppliedPlans applied) {
 		this.defaultPolicy = settings.defaultPolicy();
 		this.configured = settings.named();
 		this.replicaLease = settings.replicaLease();
@@ -139,6 +155,7 @@ public final class ClientRackDecider {
 		this.detectedRack = detectedRack;
 		this.configuredConsumers = configuredConsumers;
 		this.assignors = assignors;
+		this.applied = applied;
 	}
 
 	/**
@@ -151,20 +168,23 @@ public final class ClientRackDecider {
 	}
 
 	/**
-	 * Decide what one client gets. Nothing the client's configuration sets is replaced.
+	 * Decide what one client gets. Nothing the client's configuration sets is replaced. A
+	 * function of the request and this decider's settings: it changes no state and logs
+	 * nothing (what there is to say is in {@link ClientPlan#notes()}), so an equal request
+	 * gets an equal plan. Apply it through {@link AppliedPlans#applying}.
 	 * @param request the client
 	 * @return the plan
 	 */
 	public ClientPlan plan(ClientRequest request) {
+		List<PlanNote> notes = new ArrayList<>();
 		return switch (request.kind()) {
-			case CONSUMER_FACTORY -> consumerFactory(request);
-			case LISTENER_ANNOTATION -> listenerAnnotation(request);
-			case LISTENER -> listener(request);
-			case STREAMS -> streams(request);
-			case CONSUMER -> consumer(request);
-			case PRODUCER -> producer(request);
-			case CLIENT -> new ClientPlan(null, Map.of(),
-					clientId(request.config().get(CLIENT_ID), request.clientIdBase()).orElse(null));
+			case CONSUMER_FACTORY -> consumerFactory(request, notes);
+			case LISTENER_ANNOTATION -> listenerAnnotation(request, notes);
+			case LISTENER -> listener(request, notes);
+			case STREAMS -> streams(request, notes);
+			case CONSUMER -> consumer(request, notes);
+			case PRODUCER -> producer(request, notes);
+			case CLIENT -> new ClientPlan(null, Map.of(), clientId(request, notes), null, notes);
 		};
 	}
 
@@ -174,25 +194,27 @@ public final class ClientRackDecider {
 	 * a zone, since listeners that read from followers while the default is freshness use
 	 * it too.
 	 */
-	private ClientPlan consumerFactory(ClientRequest request) {
+	private ClientPlan consumerFactory(ClientRequest request, List<PlanNote> notes) {
 		Map<String, ?> config = request.config();
-		AssignmentStrategy.Decision assignment = assignment(request.name(), config);
+		String name = String.valueOf(request.name());
+		AssignmentStrategy.Decision assignment = assignment(name, config, notes);
 		Map<String, String> settings = new LinkedHashMap<>(assignment.settings());
 		Object explicit = config.get(CLIENT_RACK);
-		if (explicit != null && logger.isInfoEnabled()) {
-			logger.info(request.name() + " keeps its own client.rack=" + explicit + rackNote(explicit));
+		if (explicit != null) {
+			DetectedRack detected = detectedRack();
+			notes.add(new PlanNote.OwnClientRack(name, explicit.toString(), detected.rack().orElse(null),
+					detected.source().orElse(null)));
 		}
 		Object rack = (explicit != null) ? explicit : detectedRack().rack().orElse(null);
 		followerSettings(rack, config, settings);
 		if (explicit == null) {
-			clientRack(this.defaultPolicy).flatMap(ClientRack::of)
+			clientRack(this.defaultPolicy, notes).flatMap(ClientRack::of)
 				.ifPresent((zone) -> settings.put(CLIENT_RACK, zone.value()));
-			if (this.defaultPolicy == Policy.FRESHNESS && logger.isDebugEnabled()) {
-				logger.debug(request.name() + " is left on the leaders: follower-fetch.policy.default=freshness");
+			if (this.defaultPolicy == Policy.FRESHNESS) {
+				notes.add(new PlanNote.LeftOnLeaders(name));
 			}
 		}
-		return new ClientPlan(null, settings, clientId(config.get(CLIENT_ID), null).orElse(null),
-				assignors(assignment, config));
+		return new ClientPlan(null, settings, clientId(request, notes), assignors(assignment, config), notes);
 	}
 
 	/**
@@ -201,36 +223,38 @@ public final class ClientRackDecider {
 	 * carries the default policy's. Nothing when the default policy applies or the listener
 	 * sets its own {@code client.rack}.
 	 */
-	private ClientPlan listenerAnnotation(ClientRequest request) {
+	private ClientPlan listenerAnnotation(ClientRequest request, List<PlanNote> notes) {
 		ConsumerPolicy policy = listenerPolicy(request);
 		Map<String, String> settings = new LinkedHashMap<>();
 		if (policy.origin() != Origin.OWN_CLIENT_RACK && policy.origin() != Origin.DEFAULT) {
-			clientRackOverFactory(policy.policy()).ifPresent((rack) -> settings.put(CLIENT_RACK, rack));
+			clientRackOverFactory(policy.policy(), notes).ifPresent((rack) -> settings.put(CLIENT_RACK, rack));
 		}
-		return new ClientPlan(policy, settings, null);
+		return new ClientPlan(policy, settings, null, null, notes);
 	}
 
 	/**
 	 * A listener's own consumer properties replace its factory's: the {@code client.rack}
-	 * its policy calls for over the factory's; under the consumer group protocol, an empty
+	 * its policy calls for over the factory's (unless its annotation's plan decided the
+	 * policy and added that already); under the consumer group protocol, an empty
 	 * {@code partition.assignment.strategy} when the factory's names the zone-aware
 	 * assignor (Kafka refuses one there); before a strategy of its own, the zone-aware
 	 * assignor. Its containers' client id prefix gets the zone tag, followed by the prefix
 	 * it had, its factory's {@code client.id} or else its base.
 	 */
-	private ClientPlan listener(ClientRequest request) {
-		ConsumerPolicy policy = listenerPolicy(request);
+	private ClientPlan listener(ClientRequest request, List<PlanNote> notes) {
+		ConsumerPolicy decided = request.decided();
+		ConsumerPolicy policy = (decided != null) ? decided : listenerPolicy(request);
 		Map<String, ?> own = request.config();
 		Map<String, String> settings = new LinkedHashMap<>();
-		if (policy.origin() != Origin.OWN_CLIENT_RACK) {
-			clientRackOverFactory(policy.policy()).ifPresent((rack) -> settings.put(CLIENT_RACK, rack));
+		if (decided == null && policy.origin() != Origin.OWN_CLIENT_RACK) {
+			clientRackOverFactory(policy.policy(), notes).ifPresent((rack) -> settings.put(CLIENT_RACK, rack));
 		}
 		ZoneAwareAssignors registry = null;
 		if (own.containsKey(STRATEGY)) {
 			Map<String, Object> merged = new LinkedHashMap<>(request.inherited());
 			merged.putAll(own);
 			AssignmentStrategy.Decision assignment = assignment(
-					ConsumerKind.LISTENER.describe(String.valueOf(request.name())), merged);
+					ConsumerKind.LISTENER.describe(String.valueOf(request.name())), merged, notes);
 			settings.putAll(assignment.settings());
 			registry = assignors(assignment, merged);
 		}
@@ -239,8 +263,7 @@ public final class ClientRackDecider {
 			.contains(ZoneAwareAssignor.class.getName())) {
 			settings.put(STRATEGY, "");
 		}
-		return new ClientPlan(policy, settings,
-				clientId(request.effective(CLIENT_ID), request.clientIdBase()).orElse(null), registry);
+		return new ClientPlan(policy, settings, clientId(request, notes), registry, notes);
 	}
 
 	private ConsumerPolicy listenerPolicy(ClientRequest request) {
@@ -252,17 +275,15 @@ public final class ClientRackDecider {
 	 * Locality sets {@code client.rack}, which the main, restore and global consumers all
 	 * take; freshness also sets an empty {@code main.consumer.client.rack}, keeping the
 	 * stream threads on the leaders while restoration and global tables still read in the
-	 * zone. The follower settings go to the consumers only, {@code consumer.}-prefixed. The
-	 * client id base is the application id and a random UUID, as Kafka Streams' own default
-	 * is the application id and its process id, so that instances stay distinct.
+	 * zone. The follower settings go to the consumers only, {@code consumer.}-prefixed.
 	 */
-	private ClientPlan streams(ClientRequest request) {
+	private ClientPlan streams(ClientRequest request, List<PlanNote> notes) {
 		Map<String, ?> config = request.config();
 		ConsumerPolicy policy = decide(ConsumerKind.STREAMS, request.name(),
 				StreamsConsumerConfig.effective(config, "main", CLIENT_RACK), null, null);
 		Map<String, String> settings = new LinkedHashMap<>();
 		if (!config.containsKey(CLIENT_RACK) && !config.containsKey(StreamsConsumerConfig.CONSUMER_PREFIX + CLIENT_RACK)) {
-			clientRack(Policy.LOCALITY).ifPresent((rack) -> settings.put(CLIENT_RACK, rack));
+			clientRack(Policy.LOCALITY, notes).ifPresent((rack) -> settings.put(CLIENT_RACK, rack));
 		}
 		if (policy.origin() != Origin.OWN_CLIENT_RACK && policy.policy() == Policy.FRESHNESS) {
 			clientRack(Policy.FRESHNESS)
@@ -279,8 +300,7 @@ public final class ClientRackDecider {
 		streamsFollowerSetting(ConsumerConfig.METADATA_MAX_AGE_CONFIG, this.replicaLease, rack, config, settings);
 		streamsFollowerSetting(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, this.replicaRequestTimeout, rack, config,
 				settings);
-		return new ClientPlan(policy, settings,
-				clientId(config.get(CLIENT_ID), request.name() + "-" + UUID.randomUUID()).orElse(null));
+		return new ClientPlan(policy, settings, clientId(request, notes), null, notes);
 	}
 
 	/**
@@ -306,7 +326,7 @@ public final class ClientRackDecider {
 	 * settings and zone-aware assignment it needs, and the zone tag in its
 	 * {@code client.id} (the name after the tag when it has none).
 	 */
-	private ClientPlan consumer(ClientRequest request) {
+	private ClientPlan consumer(ClientRequest request, List<PlanNote> notes) {
 		ConsumerKind kind = Objects.requireNonNull(request.consumerKind());
 		Map<String, ?> config = request.config();
 		String name = request.name();
@@ -323,7 +343,7 @@ public final class ClientRackDecider {
 		Map<String, String> settings = new LinkedHashMap<>();
 		Object effective = own;
 		if (own == null) {
-			Optional<String> rack = clientRack(decision.policy());
+			Optional<String> rack = clientRack(decision.policy(), notes);
 			if (rack.isPresent()) {
 				settings.put(CLIENT_RACK, rack.get());
 				effective = rack.get();
@@ -331,10 +351,9 @@ public final class ClientRackDecider {
 		}
 		followerSettings(effective, config, settings);
 		String described = (name != null) ? name : String.valueOf(clientIdConfig);
-		AssignmentStrategy.Decision assignment = assignment(kind.describe(described), config);
+		AssignmentStrategy.Decision assignment = assignment(kind.describe(described), config, notes);
 		settings.putAll(assignment.settings());
-		return new ClientPlan(decision, settings, clientId(clientIdConfig, name).orElse(null),
-				assignors(assignment, config));
+		return new ClientPlan(decision, settings, clientId(request, notes), assignors(assignment, config), notes);
 	}
 
 	/**
@@ -344,7 +363,7 @@ public final class ClientRackDecider {
 	 * either on kafka-clients older than 4.4. Records with a key are partitioned by their
 	 * key whatever this adds.
 	 */
-	private ClientPlan producer(ClientRequest request) {
+	private ClientPlan producer(ClientRequest request, List<PlanNote> notes) {
 		Map<String, ?> config = request.config();
 		Map<String, String> settings = new LinkedHashMap<>();
 		ProducerRackSupport support = this.clients.producerSupport();
@@ -360,7 +379,7 @@ public final class ClientRackDecider {
 				settings.put(ProducerRackSupport.RACK_AWARE, "true");
 			}
 		}
-		return new ClientPlan(null, settings, clientId(config.get(CLIENT_ID), request.clientIdBase()).orElse(null));
+		return new ClientPlan(null, settings, clientId(request, notes), null, notes);
 	}
 
 	/**
@@ -380,7 +399,8 @@ public final class ClientRackDecider {
 	 * @throws IllegalArgumentException for {@link ConsumerKind#SHARE}: share consumers take none of it
 	 */
 	public ConsumerPolicy configure(ConsumerKind kind, @Nullable String name, Map<String, Object> config) {
-		ClientPlan plan = plan(ClientRequest.consumer(kind, name, config));
+		ClientRequest request = ClientRequest.consumer(kind, name, config);
+		ClientPlan plan = this.applied.applying(request, plan(request));
 		plan.applyTo(config);
 		ConsumerPolicy policy = Objects.requireNonNull(plan.policy());
 		if (kind == ConsumerKind.OTHER && name != null) {
@@ -430,17 +450,17 @@ public final class ClientRackDecider {
 	 * freshness, the detected rack for locality, or nothing when no rack was detected.
 	 */
 	Optional<String> clientRack(Policy policy) {
-		if (policy == Policy.FRESHNESS) {
-			return Optional.of("");
-		}
-		Optional<String> rack = detectedRack().rack();
-		if (rack.isPresent() && !KAFKA_20778.fixed() && this.brokerBounceReported.compareAndSet(false, true)) {
-			logger.info("kafka-clients " + KAFKA_20778.kafkaVersion() + ": a consumer with client.rack rejoins its "
-					+ "group twice for every broker restart (KAFKA-20778, fixed in kafka-clients "
-					+ BrokerBounceRejoins.FIXED_IN + "). Consumers with Kafka's default assignment strategies get the "
-					+ "zone-aware assignor over range, then cooperative-sticky, and rebalance cooperatively, so such "
-					+ "a rejoin revokes no partition; a consumer whose own partition.assignment.strategy names range "
-					+ "rebalances eagerly and stops to revoke all its partitions each time (docs/rollout.md)");
+		return (policy == Policy.FRESHNESS) ? Optional.of("") : detectedRack().rack();
+	}
+
+	/**
+	 * {@link #clientRack(Policy)}, with the note that these kafka-clients make a consumer
+	 * with a rack rejoin its group for every broker restart.
+	 */
+	private Optional<String> clientRack(Policy policy, List<PlanNote> notes) {
+		Optional<String> rack = clientRack(policy);
+		if (policy != Policy.FRESHNESS && rack.isPresent() && !KAFKA_20778.fixed()) {
+			notes.add(new PlanNote.Rejoins(KAFKA_20778.kafkaVersion()));
 		}
 		return rack;
 	}
@@ -450,8 +470,12 @@ public final class ClientRackDecider {
 	 * that carries the default policy's rack: freshness always says so itself.
 	 */
 	Optional<String> clientRackOverFactory(Policy policy) {
+		return clientRackOverFactory(policy, new ArrayList<>());
+	}
+
+	private Optional<String> clientRackOverFactory(Policy policy, List<PlanNote> notes) {
 		return (policy == Policy.LOCALITY && this.defaultPolicy == Policy.LOCALITY) ? Optional.empty()
-				: clientRack(policy);
+				: clientRack(policy, notes);
 	}
 
 	/**
@@ -490,28 +514,22 @@ public final class ClientRackDecider {
 
 	/**
 	 * The {@code client.id} a client must send for {@code follower-fetch.client-id-zone}:
-	 * its own with the zone tag first, or the tag and {@code base} (a number after it when
-	 * another client got it before) when it has none; empty to keep the client's: no tag
-	 * is configured, the client already carries one, no zone that fits a tag is detected,
-	 * or it has none and {@code base} is {@code null}.
+	 * its own with the zone tag first, or the tag and the request's base when it has none
+	 * (made distinct from other clients of that base where the plan is applied,
+	 * {@link AppliedPlans}); {@code null} to keep the client's: no tag is configured, the
+	 * client already carries one, no zone that fits a tag is detected, or it has none and
+	 * no base.
 	 */
-	Optional<String> clientId(@Nullable Object own, @Nullable String base) {
+	private @Nullable String clientId(ClientRequest request, List<PlanNote> notes) {
 		ClientIdZone clientIdZone = this.clients.clientIdZone();
 		if (!clientIdZone.enabled()) {
-			return Optional.empty();
+			return null;
 		}
-		Optional<String> zone = detectedRack().rack();
-		if ((zone.isEmpty() || !clientIdZone.fits(zone.get())) && this.clientIdZoneReported.compareAndSet(false, true)) {
-			logger.warn(ClientIdZone.PROPERTY + "=" + clientIdZone + " adds no " + clientIdZone.key().orElse("")
-					+ " to client ids: "
-					+ zone.map((rack) -> "the zone '" + rack + "' has characters a client id tag cannot carry")
-						.orElse("no zone was detected"));
+		String zone = detectedRack().rack().orElse(null);
+		if (zone == null || !clientIdZone.fits(zone)) {
+			notes.add(new PlanNote.NoClientIdTag(clientIdZone.toString(), clientIdZone.key().orElse(""), zone));
 		}
-		Optional<String> clientId = clientIdZone.clientId(own, base, zone.orElse(null));
-		if (clientId.isPresent() && base != null && (own == null || own.toString().isBlank())) {
-			return clientIdZone.clientId(null, distinct(base), zone.orElse(null));
-		}
-		return clientId;
+		return clientIdZone.clientId(request.ownClientId(), request.clientIdBase(), zone).orElse(null);
 	}
 
 	/**
@@ -525,22 +543,23 @@ public final class ClientRackDecider {
 		return this.clients.clientIdZone().untagged(clientId);
 	}
 
-	private String distinct(String base) {
-		int use = this.clientIdBases.computeIfAbsent(base, (key) -> new AtomicInteger()).incrementAndGet();
-		return (use == 1) ? base : base + "-" + use;
+	/**
+	 * What a consumer configuration gets for zone-aware assignment.
+	 */
+	AssignmentStrategy.Decision assignment(@Nullable String description, Map<String, ?> config) {
+		return assignment(description, config, new ArrayList<>());
 	}
 
 	/**
-	 * What a consumer configuration gets for zone-aware assignment, said at INFO when the
-	 * consumer keeps a strategy of its own.
+	 * {@link #assignment(String, Map)}, with a note when the consumer keeps a strategy of
+	 * its own.
 	 */
-	AssignmentStrategy.Decision assignment(@Nullable String description, Map<String, ?> config) {
+	private AssignmentStrategy.Decision assignment(@Nullable String description, Map<String, ?> config,
+			List<PlanNote> notes) {
 		AssignmentStrategy.Decision decision = this.clients.assignment()
 			.decide(config, detectedRack().rack().orElse(null));
-		if (description != null && decision.outcome() == AssignmentStrategy.Outcome.KEPT && logger.isInfoEnabled()) {
-			logger.info(description + " keeps its own partition.assignment.strategy=" + decision.strategies()
-					+ ": zone-aware assignment is not added (list " + ZoneAwareAssignor.class.getName()
-					+ " first to have it)");
+		if (description != null && decision.outcome() == AssignmentStrategy.Outcome.KEPT) {
+			notes.add(new PlanNote.OwnStrategy(description, decision.strategies()));
 		}
 		return decision;
 	}
@@ -553,14 +572,6 @@ public final class ClientRackDecider {
 		boolean zoneAware = assignment.outcome() != AssignmentStrategy.Outcome.BROKER
 				&& assignment.strategies().contains(ZoneAwareAssignor.class.getName());
 		return (zoneAware && !config.containsKey(ZoneAwareAssignor.REGISTRY_CONFIG)) ? this.assignors : null;
-	}
-
-	private String rackNote(Object explicit) {
-		DetectedRack detected = detectedRack();
-		return detected.rack()
-			.filter((rack) -> !rack.equals(explicit.toString()))
-			.map((rack) -> " (detected rack is " + rack + " from " + detected.source().orElse("?") + ")")
-			.orElse("");
 	}
 
 	/**

@@ -18,6 +18,7 @@ package dev.followerfetch.policy;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.UUID;
 
 import dev.followerfetch.Policy;
 import org.apache.kafka.clients.CommonClientConfigs;
@@ -44,11 +45,13 @@ import org.jspecify.annotations.Nullable;
  * @param clientIdBase what follows the zone tag of {@code follower-fetch.client-id-zone}
  * in a {@code client.id} when the client has none, or {@code null} to leave such a client
  * alone
+ * @param decided for a listener container whose annotation was planned, the policy that
+ * plan decided (not decided again); {@code null} to decide it
  * @author follower-fetch authors
  */
 public record ClientRequest(Kind kind, @Nullable String name, Map<String, ?> config, Map<String, ?> inherited,
 		@Nullable Policy onMethod, @Nullable Policy onClass, @Nullable ConsumerKind consumerKind,
-		@Nullable String clientIdBase) {
+		@Nullable String clientIdBase, @Nullable ConsumerPolicy decided) {
 
 	public ClientRequest {
 		config = copy(config);
@@ -64,7 +67,7 @@ public record ClientRequest(Kind kind, @Nullable String name, Map<String, ?> con
 	 * @return the request
 	 */
 	public static ClientRequest consumerFactory(String description, Map<String, ?> config) {
-		return new ClientRequest(Kind.CONSUMER_FACTORY, description, config, Map.of(), null, null, null, null);
+		return new ClientRequest(Kind.CONSUMER_FACTORY, description, config, Map.of(), null, null, null, null, null);
 	}
 
 	/**
@@ -80,7 +83,7 @@ public record ClientRequest(Kind kind, @Nullable String name, Map<String, ?> con
 	public static ClientRequest listenerAnnotation(@Nullable String id, Map<String, ?> own, @Nullable Policy onMethod,
 			@Nullable Policy onClass) {
 		return new ClientRequest(Kind.LISTENER_ANNOTATION, id, own, Map.of(), onMethod, onClass,
-				ConsumerKind.LISTENER, null);
+				ConsumerKind.LISTENER, null, null);
 	}
 
 	/**
@@ -101,17 +104,46 @@ public record ClientRequest(Kind kind, @Nullable String name, Map<String, ?> con
 	public static ClientRequest listener(@Nullable String id, Map<String, ?> own, Map<String, ?> inherited,
 			@Nullable Policy onMethod, @Nullable Policy onClass, @Nullable String clientIdPrefix,
 			@Nullable String clientIdBase) {
+		return new ClientRequest(Kind.LISTENER, id, listenerConfig(own, clientIdPrefix), inherited, onMethod, onClass,
+				ConsumerKind.LISTENER, clientIdBase, null);
+	}
+
+	/**
+	 * A listener container whose {@code @KafkaListener} was planned at its annotation: its
+	 * policy is that plan's, and its own consumer properties already carry the
+	 * {@code client.rack} that plan added. Its plan adds only what the container holds and
+	 * the annotation cannot see: the assignment strategy over its factory's, and its client
+	 * id prefix.
+	 * @param id the listener id
+	 * @param own the listener's own consumer properties, with what its annotation's plan
+	 * added
+	 * @param inherited its consumer factory's configuration, after the starter's additions
+	 * @param decided the policy its annotation's plan decided
+	 * @param clientIdPrefix the container's client id prefix, or {@code null}
+	 * @param clientIdBase what follows the zone tag in the client id prefix of a container
+	 * whose consumers have none, or {@code null}
+	 * @return the request
+	 */
+	public static ClientRequest listener(@Nullable String id, Map<String, ?> own, Map<String, ?> inherited,
+			ConsumerPolicy decided, @Nullable String clientIdPrefix, @Nullable String clientIdBase) {
+		return new ClientRequest(Kind.LISTENER, id, listenerConfig(own, clientIdPrefix), inherited, null, null,
+				ConsumerKind.LISTENER, clientIdBase,
+				new ConsumerPolicy(ConsumerKind.LISTENER, id, decided.policy(), decided.origin()));
+	}
+
+	private static Map<String, Object> listenerConfig(Map<String, ?> own, @Nullable String clientIdPrefix) {
 		Map<String, Object> config = new LinkedHashMap<>(own);
 		config.remove(CommonClientConfigs.CLIENT_ID_CONFIG);
 		if (clientIdPrefix != null && !clientIdPrefix.isBlank()) {
 			config.put(CommonClientConfigs.CLIENT_ID_CONFIG, clientIdPrefix);
 		}
-		return new ClientRequest(Kind.LISTENER, id, config, inherited, onMethod, onClass, ConsumerKind.LISTENER,
-				clientIdBase);
+		return config;
 	}
 
 	/**
-	 * A Kafka Streams application.
+	 * One instance of a Kafka Streams application. Its client id base is the application
+	 * id and a random UUID, as Kafka Streams' own default is the application id and its
+	 * process id, so that instances stay distinct.
 	 * @param applicationId its {@code application.id}
 	 * @param config its streams configuration
 	 * @return the request
@@ -120,7 +152,7 @@ public record ClientRequest(Kind kind, @Nullable String name, Map<String, ?> con
 		Map<String, Object> stringKeys = new LinkedHashMap<>();
 		config.forEach((key, value) -> stringKeys.put(String.valueOf(key), value));
 		return new ClientRequest(Kind.STREAMS, applicationId, stringKeys, Map.of(), null, null, ConsumerKind.STREAMS,
-				null);
+				applicationId + "-" + UUID.randomUUID(), null);
 	}
 
 	/**
@@ -140,7 +172,7 @@ public record ClientRequest(Kind kind, @Nullable String name, Map<String, ?> con
 			throw new IllegalArgumentException("A share consumer (" + name + ") takes no client.rack, replica "
 					+ "lease or assignment strategy: share groups fetch from the leaders; build it without configure");
 		}
-		return new ClientRequest(Kind.CONSUMER, name, config, Map.of(), null, null, kind, name);
+		return new ClientRequest(Kind.CONSUMER, name, config, Map.of(), null, null, kind, name, null);
 	}
 
 	/**
@@ -150,7 +182,7 @@ public record ClientRequest(Kind kind, @Nullable String name, Map<String, ?> con
 	 * @return the request
 	 */
 	public static ClientRequest producer(Map<String, ?> config, String clientIdBase) {
-		return new ClientRequest(Kind.PRODUCER, clientIdBase, config, Map.of(), null, null, null, clientIdBase);
+		return new ClientRequest(Kind.PRODUCER, clientIdBase, config, Map.of(), null, null, null, clientIdBase, null);
 	}
 
 	/**
@@ -161,7 +193,7 @@ public record ClientRequest(Kind kind, @Nullable String name, Map<String, ?> con
 	 * @return the request
 	 */
 	public static ClientRequest client(Map<String, ?> config, String clientIdBase) {
-		return new ClientRequest(Kind.CLIENT, clientIdBase, config, Map.of(), null, null, null, clientIdBase);
+		return new ClientRequest(Kind.CLIENT, clientIdBase, config, Map.of(), null, null, null, clientIdBase, null);
 	}
 
 	/**
@@ -172,6 +204,16 @@ public record ClientRequest(Kind kind, @Nullable String name, Map<String, ?> con
 	@Nullable Object effective(String key) {
 		Object own = this.config.get(key);
 		return (own != null) ? own : this.inherited.get(key);
+	}
+
+	/**
+	 * The {@code client.id} the client has of its own: for a listener, its containers'
+	 * client id prefix, else its factory's {@code client.id}.
+	 * @return the client id, or {@code null} when it has none or a blank one
+	 */
+	public @Nullable String ownClientId() {
+		Object own = effective(CommonClientConfigs.CLIENT_ID_CONFIG);
+		return (own != null && !own.toString().isBlank()) ? own.toString() : null;
 	}
 
 	private static Map<String, ?> copy(Map<String, ?> config) {

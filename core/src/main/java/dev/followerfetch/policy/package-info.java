@@ -15,7 +15,8 @@
  */
 /**
  * The policy of each consumer (freshness or locality) and the settings it gets, decided
- * in one place.
+ * in one place ({@link dev.followerfetch.policy.ClientRackDecider#plan}, a function), and
+ * what applying the plans keeps ({@link dev.followerfetch.policy.AppliedPlans}).
  */
 @NullMarked
 package dev.followerfetch.policy;

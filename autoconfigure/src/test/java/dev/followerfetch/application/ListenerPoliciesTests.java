@@ -13,14 +13,18 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.followerfetch.policy;
+package dev.followerfetch.application;
 
 import java.util.Map;
 
-import dev.followerfetch.FollowerFetchProperties;
 import dev.followerfetch.Policy;
 import dev.followerfetch.detection.DetectedRack;
+import dev.followerfetch.policy.ClientPlan;
+import dev.followerfetch.policy.ClientRackDecider;
+import dev.followerfetch.policy.ClientRequest;
+import dev.followerfetch.policy.ConsumerPolicy;
 import dev.followerfetch.policy.ConsumerPolicy.Origin;
+import dev.followerfetch.policy.PolicySettings;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.junit.jupiter.api.Test;
 
@@ -38,8 +42,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ListenerPoliciesTests {
 
-	private final ListenerPolicies policies = new ListenerPolicies(
-			new ClientRackDecider(PolicySettings.defaults(), () -> DetectedRack.of("az-b", "test")));
+	private final ClientRackDecider decider = new ClientRackDecider(PolicySettings.defaults(),
+			() -> DetectedRack.of("az-b", "test"));
+
+	private final ListenerPolicies policies = new ListenerPolicies(this.decider);
 
 	@Test
 	void aRecordedPolicyIsTheContainersPolicy() {
@@ -50,7 +56,7 @@ class ListenerPoliciesTests {
 
 	@Test
 	void aContainerCreatedAfterStartUpIsJudgedByThePolicyItsAnnotationAskedFor() {
-		String declaration = this.policies.declare(new ListenerPolicies.Declaration(Policy.FRESHNESS, null, ""));
+		String declaration = this.policies.declare(annotationPlan(Policy.FRESHNESS), Policy.FRESHNESS, null);
 		assertThat(this.policies.of(container("late",
 				Map.of(ListenerPolicies.DECLARATION, declaration, ConsumerConfig.CLIENT_RACK_CONFIG, ""))))
 			.isEqualTo(ConsumerPolicy.listener("late", Policy.FRESHNESS, Origin.METHOD_ANNOTATION));
@@ -58,7 +64,7 @@ class ListenerPoliciesTests {
 
 	@Test
 	void aRackTheAnnotationDidNotAddIsTheListenersOwn() {
-		String declaration = this.policies.declare(new ListenerPolicies.Declaration(Policy.LOCALITY, null, null));
+		String declaration = this.policies.declare(annotationPlan(Policy.LOCALITY), Policy.LOCALITY, null);
 		assertThat(this.policies.of(container("late",
 				Map.of(ListenerPolicies.DECLARATION, declaration, ConsumerConfig.CLIENT_RACK_CONFIG, ""))))
 			.isEqualTo(ConsumerPolicy.listener("late", Policy.FRESHNESS, Origin.OWN_CLIENT_RACK));
@@ -68,7 +74,7 @@ class ListenerPoliciesTests {
 	void aLinkFromAnotherApplicationContextIsIgnored() {
 		ListenerPolicies other = new ListenerPolicies(
 				new ClientRackDecider(PolicySettings.defaults(), () -> DetectedRack.of("az-b", "test")));
-		String declaration = other.declare(new ListenerPolicies.Declaration(Policy.FRESHNESS, null, ""));
+		String declaration = other.declare(annotationPlan(Policy.FRESHNESS), Policy.FRESHNESS, null);
 		assertThat(this.policies.of(container("late", Map.of(ListenerPolicies.DECLARATION, declaration))))
 			.isEqualTo(ConsumerPolicy.listener("late", Policy.LOCALITY, Origin.DEFAULT));
 	}
@@ -85,6 +91,10 @@ class ListenerPoliciesTests {
 	void aContainerCreatedAfterStartUpThatSaysNothingFollowsTheDefault() {
 		assertThat(this.policies.of(container("late", Map.of())))
 			.isEqualTo(ConsumerPolicy.listener("late", Policy.LOCALITY, Origin.DEFAULT));
+	}
+
+	private ClientPlan annotationPlan(Policy onMethod) {
+		return this.decider.plan(ClientRequest.listenerAnnotation(null, Map.of(), onMethod, null));
 	}
 
 	private static ConcurrentMessageListenerContainer<String, String> container(String id,

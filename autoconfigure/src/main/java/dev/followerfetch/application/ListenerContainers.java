@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.followerfetch.policy;
+package dev.followerfetch.application;
 
 import java.util.ArrayList;
 import java.util.Collection;

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.followerfetch.policy;
+package dev.followerfetch.application;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -26,6 +26,11 @@ import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.followerfetch.Policy;
+import dev.followerfetch.policy.ClientPlan;
+import dev.followerfetch.policy.ClientRackDecider;
+import dev.followerfetch.policy.ClientRequest;
+import dev.followerfetch.policy.ConsumerKind;
+import dev.followerfetch.policy.ConsumerPolicy;
 import dev.followerfetch.policy.ConsumerPolicy.Origin;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -33,36 +38,32 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.kafka.listener.ContainerProperties;
 import org.springframework.kafka.listener.MessageListenerContainer;
 
 /**
  * The effective fetch policy of every listener container, known once the containers are
- * about to start, and what each {@code @KafkaListener} declared for it. Available as a
- * bean.
+ * about to start, and the plan each {@code @KafkaListener}'s annotation got. Available as
+ * a bean.
  *
  * @author follower-fetch authors
  */
 public final class ListenerPolicies {
 
 	/**
-	 * The consumer property that links a {@code @KafkaListener}'s container to what its
-	 * annotation declared, this instance's key and an index into {@link #declarations}:
-	 * spring-kafka carries nothing else from an annotation to its container (the listener
-	 * method is not public on the container, and a listener without an id gets its id after
-	 * the annotation is read). Removed before the consumer is created.
+	 * The consumer property that links a {@code @KafkaListener}'s container to the plan its
+	 * annotation got, this instance's key and an index into {@link #plans}: spring-kafka
+	 * carries nothing else from an annotation to its container (the listener method is not
+	 * public on the container, and a listener without an id gets its id after the
+	 * annotation is read). Removed before the consumer is created.
 	 */
 	static final String DECLARATION = "dev.followerfetch.internal.listener";
-
-	// the id Spring Kafka gives a @KafkaListener without one
-	private static final String GENERATED_ID_PREFIX = "org.springframework.kafka.KafkaListenerEndpointContainer#";
 
 	private static final Log logger = LogFactory.getLog(ListenerPolicies.class);
 
 	private final ClientRackDecider decider;
 
-	// one entry per distinct declaration, so that prototype listener beans add none
-	private final List<Declaration> declarations = new CopyOnWriteArrayList<>();
+	// one entry per distinct plan, so that prototype listener beans add none
+	private final List<Annotated> plans = new CopyOnWriteArrayList<>();
 
 	// tells this application context's links from those of another in the same JVM
 	private final String key = UUID.randomUUID().toString();
@@ -102,7 +103,8 @@ public final class ListenerPolicies {
 	/**
 	 * The policy of a listener container: the one recorded when the containers started,
 	 * or, for a container created later (a lazy listener bean, one registered at runtime),
-	 * the one its declaration calls for.
+	 * the one its annotation's plan decided, else the one its consumer properties call for
+	 * (a plan of its own, which changes nothing).
 	 * @param container a listener container
 	 * @return its policy
 	 */
@@ -119,71 +121,59 @@ public final class ListenerPolicies {
 		catch (UnsupportedOperationException ex) {
 			return new ConsumerPolicy(ConsumerKind.LISTENER, id, defaultPolicy(), Origin.DEFAULT);
 		}
-		return Objects.requireNonNull(this.decider
-			.plan(ClientRequest.listenerAnnotation(id, map(declared.own()), declared.declaration().onMethod(),
-					declared.declaration().onClass()))
-			.policy());
+		ClientPlan plan = declared.plan();
+		if (plan == null) {
+			plan = this.decider.plan(ClientRequest.listenerAnnotation(id, map(declared.own()), null, null));
+		}
+		ConsumerPolicy policy = Objects.requireNonNull(plan.policy());
+		return new ConsumerPolicy(ConsumerKind.LISTENER, id, policy.policy(), policy.origin());
 	}
 
 	/**
-	 * Keep what a {@code @KafkaListener}'s annotation declared, for its container.
-	 * @param declaration its {@code @FetchPolicy} and the {@code client.rack} its plan added
-	 * @return the value of {@link #DECLARATION} that names it
+	 * Keep the plan a {@code @KafkaListener}'s annotation got, for its container, with the
+	 * annotation's policies it was made from.
+	 * @param plan the plan
+	 * @param onMethod {@code @FetchPolicy} on the method, or {@code null}
+	 * @param onClass {@code @FetchPolicy} on the class, or {@code null}
+	 * @return the value of {@link #DECLARATION} that links to it
 	 */
-	String declare(Declaration declaration) {
-		synchronized (this.declarations) {
-			int index = this.declarations.indexOf(declaration);
+	String declare(ClientPlan plan, @Nullable Policy onMethod, @Nullable Policy onClass) {
+		Annotated annotated = new Annotated(plan, onMethod, onClass);
+		synchronized (this.plans) {
+			int index = this.plans.indexOf(annotated);
 			if (index < 0) {
-				this.declarations.add(declaration);
-				index = this.declarations.size() - 1;
+				this.plans.add(annotated);
+				index = this.plans.size() - 1;
 			}
 			return this.key + ":" + index;
 		}
 	}
 
 	/**
-	 * A container's consumer properties as the application declared them, and its
-	 * {@code @FetchPolicy}: without {@link #DECLARATION} and without the
-	 * {@code client.rack} the annotation's plan added, where it still holds that value.
+	 * A container's consumer properties without {@link #DECLARATION}, and the plan its
+	 * annotation got where they still hold it: the {@code client.rack} they carry is the
+	 * one that plan added (none where it added none), else the rack is the listener's own
+	 * and the plan is not its.
 	 * @param id the listener id, for the log
 	 * @param consumerProperties the container's consumer properties
-	 * @return a copy as declared
+	 * @return a copy without the link, and the plan
 	 */
 	Declared declared(@Nullable String id, Properties consumerProperties) {
 		Properties own = ListenerContainers.flatten(consumerProperties);
 		Object link = own.remove(DECLARATION);
-		Declaration declaration = (link != null) ? declaration(id, link.toString()) : null;
-		if (declaration == null) {
-			return new Declared(own, Declaration.NONE);
+		Annotated annotated = (link != null) ? annotated(id, link.toString()) : null;
+		String rack = ConsumerConfig.CLIENT_RACK_CONFIG;
+		if (annotated != null && !Objects.equals(annotated.plan().settings().get(rack), own.getProperty(rack))) {
+			annotated = null;
 		}
-		if (declaration.clientRack() != null
-				&& declaration.clientRack().equals(own.getProperty(ConsumerConfig.CLIENT_RACK_CONFIG))) {
-			own.remove(ConsumerConfig.CLIENT_RACK_CONFIG);
-		}
-		return new Declared(own, declaration);
+		return new Declared(own, annotated);
 	}
 
-	/**
-	 * What the {@link ClientRackDecider} needs to plan a container's consumers.
-	 * @param container the listener container
-	 * @param declared its consumer properties as declared
-	 * @return the request
-	 */
-	ClientRequest request(MessageListenerContainer container, Declared declared) {
-		String id = container.getListenerId();
-		ContainerProperties containerProperties = container.getContainerProperties();
-		String base = (id != null && !id.startsWith(GENERATED_ID_PREFIX)) ? id
-				: "consumer-" + Objects.requireNonNullElse(container.getGroupId(), "");
-		return ClientRequest.listener(id, map(declared.own()), ListenerContainers.factoryConfig(container),
-				declared.declaration().onMethod(), declared.declaration().onClass(),
-				containerProperties.getClientId(), base);
-	}
-
-	private @Nullable Declaration declaration(@Nullable String id, String link) {
+	private @Nullable Annotated annotated(@Nullable String id, String link) {
 		String prefix = this.key + ":";
 		try {
 			if (link.startsWith(prefix)) {
-				return this.declarations.get(Integer.parseInt(link.substring(prefix.length())));
+				return this.plans.get(Integer.parseInt(link.substring(prefix.length())));
 			}
 		}
 		catch (RuntimeException ex) {
@@ -211,27 +201,30 @@ public final class ListenerPolicies {
 	}
 
 	/**
-	 * What a {@code @KafkaListener}'s annotation declared.
+	 * A container's consumer properties as the application and its annotation's plan left
+	 * them, without the link, and that plan.
 	 *
-	 * @param onMethod {@code @FetchPolicy} on the method, or {@code null}
-	 * @param onClass {@code @FetchPolicy} on the class, or {@code null}
-	 * @param clientRack the {@code client.rack} the annotation's plan added to its consumer
-	 * properties, or {@code null}
+	 * @param own the consumer properties
+	 * @param annotated the plan its annotation got, or {@code null} when it has none that
+	 * still holds
 	 */
-	record Declaration(@Nullable Policy onMethod, @Nullable Policy onClass, @Nullable String clientRack) {
+	record Declared(Properties own, @Nullable Annotated annotated) {
 
-		static final Declaration NONE = new Declaration(null, null, null);
+		@Nullable ClientPlan plan() {
+			return (this.annotated != null) ? this.annotated.plan() : null;
+		}
 
 	}
 
 	/**
-	 * A container's consumer properties as the application declared them, and its
-	 * {@code @FetchPolicy}.
+	 * The plan a {@code @KafkaListener}'s annotation got, and the annotation's policies it
+	 * was made from.
 	 *
-	 * @param own the consumer properties
-	 * @param declaration what its annotation declared
+	 * @param plan the plan
+	 * @param onMethod {@code @FetchPolicy} on the method, or {@code null}
+	 * @param onClass {@code @FetchPolicy} on the class, or {@code null}
 	 */
-	record Declared(Properties own, Declaration declaration) {
+	record Annotated(ClientPlan plan, @Nullable Policy onMethod, @Nullable Policy onClass) {
 
 	}
 

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.followerfetch.policy;
+package dev.followerfetch.application;
 
 import java.io.IOException;
 import java.io.StringReader;
@@ -28,8 +28,11 @@ import java.util.Properties;
 
 import dev.followerfetch.FetchPolicy;
 import dev.followerfetch.Policy;
+import dev.followerfetch.policy.AppliedPlans;
+import dev.followerfetch.policy.ClientPlan;
+import dev.followerfetch.policy.ClientRackDecider;
+import dev.followerfetch.policy.ClientRequest;
 import dev.followerfetch.policy.ConsumerPolicy.Origin;
-import dev.followerfetch.policy.ListenerPolicies.Declaration;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -45,13 +48,14 @@ import org.springframework.util.ReflectionUtils;
 import org.springframework.util.StringUtils;
 
 /**
- * Gives a {@code @KafkaListener} what its {@link ClientPlan} lets its annotation carry,
- * where spring-kafka reads consumer properties: for a listener that
- * {@code follower-fetch.policy.listeners.<id>} or {@link FetchPolicy} on its method or
- * class takes off the default policy, the {@code client.rack} the policy calls for (empty
- * for freshness), and a link to what it declared, which the {@link ListenerPolicyApplier}
- * follows and removes before the container starts. A listener that sets its own
- * {@code client.rack} is left alone.
+ * Plans a {@code @KafkaListener} at its annotation, the one decision of its policy, and
+ * gives it what that {@link ClientPlan} lets an annotation carry, where spring-kafka reads
+ * consumer properties: for a listener that {@code follower-fetch.policy.listeners.<id>} or
+ * {@link FetchPolicy} on its method or class takes off the default policy, the
+ * {@code client.rack} the policy calls for (empty for freshness), and a link to the plan,
+ * kept by {@link ListenerPolicies}, which the {@link ListenerPolicyApplier} follows and
+ * removes before the container starts. A listener that sets its own {@code client.rack}
+ * is left alone.
  *
  * @author follower-fetch authors
  */
@@ -61,13 +65,16 @@ final class FetchPolicyAnnotationEnhancer implements AnnotationEnhancer {
 
 	private final ObjectProvider<ClientRackDecider> decider;
 
+	private final ObjectProvider<AppliedPlans> applied;
+
 	private final ObjectProvider<ListenerPolicies> policies;
 
 	private final Environment environment;
 
-	FetchPolicyAnnotationEnhancer(ObjectProvider<ClientRackDecider> decider, ObjectProvider<ListenerPolicies> policies,
-			Environment environment) {
+	FetchPolicyAnnotationEnhancer(ObjectProvider<ClientRackDecider> decider, ObjectProvider<AppliedPlans> applied,
+			ObjectProvider<ListenerPolicies> policies, Environment environment) {
 		this.decider = decider;
+		this.applied = applied;
 		this.policies = policies;
 		this.environment = environment;
 	}
@@ -88,15 +95,13 @@ final class FetchPolicyAnnotationEnhancer implements AnnotationEnhancer {
 		Method method = (element instanceof Method listenerMethod) ? listenerMethod : null;
 		Policy onMethod = (method != null) ? annotated(method) : null;
 		Policy onClass = annotated((method != null) ? method.getDeclaringClass() : element);
-		ClientPlan plan = this.decider.getObject()
-			.plan(ClientRequest.listenerAnnotation(resolve(attributes.get("id")), ListenerPolicies.map(own), onMethod,
-					onClass));
+		ClientRequest request = ClientRequest.listenerAnnotation(resolve(attributes.get("id")),
+				ListenerPolicies.map(own), onMethod, onClass);
+		ClientPlan plan = this.applied.getObject().applying(request, this.decider.getObject().plan(request));
 		if (plan.policy() == null || plan.policy().origin() == Origin.DEFAULT) {
 			return attributes;
 		}
-		String clientRack = plan.settings().get(ConsumerConfig.CLIENT_RACK_CONFIG);
-		consumerProperties.add(ListenerPolicies.DECLARATION + "="
-				+ this.policies.getObject().declare(new Declaration(onMethod, onClass, clientRack)));
+		consumerProperties.add(ListenerPolicies.DECLARATION + "=" + this.policies.getObject().declare(plan, onMethod, onClass));
 		plan.settings().forEach((name, value) -> consumerProperties.add(name + "=" + value));
 		Map<String, Object> enhanced = new HashMap<>(attributes);
 		enhanced.put("properties", consumerProperties.toArray(String[]::new));

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.followerfetch.policy;
+package dev.followerfetch.application;
 
 import java.util.Map;
 import java.util.function.BiFunction;
@@ -22,8 +22,8 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 import dev.followerfetch.BootApis;
-import dev.followerfetch.application.ClientRackAutoConfiguration;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
+import dev.followerfetch.policy.FetchPolicyAutoConfiguration;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;

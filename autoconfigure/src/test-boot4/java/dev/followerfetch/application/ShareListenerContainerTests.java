@@ -13,13 +13,13 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.followerfetch.policy;
+package dev.followerfetch.application;
 
 import java.util.Map;
 
 import dev.followerfetch.BootApis;
-import dev.followerfetch.application.ClientRackAutoConfiguration;
 import dev.followerfetch.detection.RackDetectionAutoConfiguration;
+import dev.followerfetch.policy.FetchPolicyAutoConfiguration;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.junit.jupiter.api.Test;
 
@@ -53,7 +53,7 @@ class ShareListenerContainerTests {
 	@Test
 	void aShareListenerContainerIsNoListenerContainerAndGetsNoRack() {
 		this.contextRunner
-			.withUserConfiguration(FetchPolicyAutoConfigurationTests.ContainerBean.class, ShareContainerBean.class)
+			.withUserConfiguration(ListenerClientRackConfigurationTests.ContainerBean.class, ShareContainerBean.class)
 			.withPropertyValues("follower-fetch.policy.listeners.share-audit=freshness")
 			.run((context) -> {
 				assertThat(context.getBean(ListenerContainers.class).all())

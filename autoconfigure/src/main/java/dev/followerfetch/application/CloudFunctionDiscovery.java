@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.followerfetch.policy;
+package dev.followerfetch.application;
 
 import java.util.Arrays;
 import java.util.List;
