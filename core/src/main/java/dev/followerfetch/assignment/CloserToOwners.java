@@ -23,7 +23,6 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 import dev.followerfetch.assignment.ZoneAwareAssignment.Balance;
 import dev.followerfetch.assignment.ZoneAwareAssignment.Partition;
@@ -66,6 +65,13 @@ record CloserToOwners(PartitionTable<Integer> owners, Map<String, ? extends Coll
 	 */
 	static CloserToOwners of(MemberClasses members, Map<String, Partition[]> byTopic, PartitionTable<Integer> owners,
 			Map<String, ? extends Collection<TopicPartition>> reference) {
+		boolean owning = false;
+		for (int m = 0; m < members.size() && !owning; m++) {
+			owning = !members.get(m).owned().isEmpty();
+		}
+		if (!owning) {
+			return unchanged(owners, reference);
+		}
 		List<List<TopicPartition>> theirs = new ArrayList<>();
 		List<Map<String, Integer>> room = new ArrayList<>();
 		List<List<TopicPartition>> taken = new ArrayList<>();
@@ -74,7 +80,7 @@ record CloserToOwners(PartitionTable<Integer> owners, Map<String, ? extends Coll
 			List<TopicPartition> mine = new ArrayList<>();
 			Map<String, Integer> counts = new HashMap<>();
 			for (TopicPartition tp : (given != null) ? given : List.<TopicPartition>of()) {
-				if (Objects.equals(owners.get(tp), m)) {
+				if (owns(owners, tp, m)) {
 					mine.add(tp);
 					counts.merge(tp.topic(), 1, Integer::sum);
 				}
@@ -99,12 +105,12 @@ record CloserToOwners(PartitionTable<Integer> owners, Map<String, ? extends Coll
 					int member = m;
 					ofTopic.sort(Comparator
 						.comparing((TopicPartition tp) -> zone == null || !zone.equals(leaderZone(byTopic, tp)))
-						.thenComparing((TopicPartition tp) -> !Objects.equals(owners.get(tp), member))
+						.thenComparing((TopicPartition tp) -> !owns(owners, tp, member))
 						.thenComparing(Placement.PARTITION_ORDER));
 				}
 				for (int i = 0; i < ofTopic.size(); i++) {
 					TopicPartition tp = ofTopic.get(i);
-					boolean theirChoice = Objects.equals(owners.get(tp), m);
+					boolean theirChoice = owns(owners, tp, m);
 					if (i < fits) {
 						take(kept, room, taken, tp, m);
 					}
@@ -142,13 +148,13 @@ record CloserToOwners(PartitionTable<Integer> owners, Map<String, ? extends Coll
 		for (int m = 0; m < members.size(); m++) {
 			List<TopicPartition> list = new ArrayList<>();
 			for (TopicPartition tp : theirs.get(m)) {
-				if (Objects.equals(kept.get(tp), m)) {
+				if (owns(kept, tp, m)) {
 					list.add(tp);
 				}
 			}
 			List<TopicPartition> added = new ArrayList<>();
 			for (TopicPartition tp : taken.get(m)) {
-				if (!Objects.equals(owners.get(tp), m)) {
+				if (!owns(owners, tp, m)) {
 					added.add(tp);
 				}
 			}
@@ -166,6 +172,14 @@ record CloserToOwners(PartitionTable<Integer> owners, Map<String, ? extends Coll
 			}
 		}
 		return new CloserToOwners(kept, lists, pinned);
+	}
+
+	/**
+	 * Whether a table gives a partition to a member, without boxing the member's place.
+	 */
+	private static boolean owns(PartitionTable<Integer> table, TopicPartition tp, int member) {
+		Integer owner = table.get(tp);
+		return owner != null && owner == member;
 	}
 
 	private static @Nullable String leaderZone(Map<String, Partition[]> byTopic, TopicPartition tp) {

@@ -66,9 +66,10 @@ final class KeptCounts implements Shares {
 	@Override
 	public void connect(LexicographicFlow flow, int[] classNode, int sink) {
 		for (int i = 0; i < this.classes.size(); i++) {
+			int memberClass = this.classes.get(i);
 			int room = 0;
 			for (int m = 0; m < this.members.size(); m++) {
-				room += (this.members.classOf(m) == this.classes.get(i)) ? this.room[m] : 0;
+				room += (this.members.classOf(m) == memberClass) ? this.room[m] : 0;
 			}
 			flow.edge(classNode[i], sink, room);
 		}

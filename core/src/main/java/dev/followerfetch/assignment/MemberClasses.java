@@ -133,6 +133,29 @@ final class MemberClasses {
 	}
 
 	/**
+	 * Whether moving a partition can bring it closer, without ordering the members:
+	 * {@link #zoned()} of their classes.
+	 * @param members the members
+	 * @return whether the members are in more than one class, with a zone among them
+	 */
+	static boolean zoned(Collection<Member> members) {
+		boolean zone = false;
+		boolean alike = true;
+		MemberClass first = null;
+		for (Member member : members) {
+			zone |= member.zone() != null;
+			MemberClass memberClass = new MemberClass(member.zone(), member.policy());
+			if (first == null) {
+				first = memberClass;
+			}
+			else {
+				alike &= first.equals(memberClass);
+			}
+		}
+		return zone && !alike;
+	}
+
+	/**
 	 * The number of a zone.
 	 * @param zone the zone, or {@code null}
 	 * @return its number, or -1 when no member is in it

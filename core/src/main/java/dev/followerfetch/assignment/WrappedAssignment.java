@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.TreeMap;
+import java.util.function.IntPredicate;
 
 import dev.followerfetch.assignment.ZoneAwareAssignment.Member;
 import dev.followerfetch.assignment.ZoneAwareAssignment.Partition;
@@ -54,30 +55,52 @@ record WrappedAssignment(Map<String, List<TopicPartition>> assignment, Map<Strin
 	 */
 	static WrappedAssignment of(Map<String, ? extends Collection<TopicPartition>> wrapped, Collection<Member> members,
 			Collection<Partition> partitions) {
-		PartitionTable<Boolean> exists = new PartitionTable<>();
-		partitions.forEach((partition) -> exists.put(partition.partition(), Boolean.TRUE));
+		return of(wrapped, members, partitions, new PartitionIndex(partitions));
+	}
+
+	/**
+	 * Make the wrapped strategy's assignment one every member can take, the partitions of
+	 * the metadata known.
+	 * @param wrapped what the wrapped strategy assigned, by member id
+	 * @param members the group's members, their owned partitions those of the metadata
+	 * @param partitions the partitions of the subscribed topics, as the metadata has them
+	 * @param index those partitions, by topic
+	 * @return the assignment
+	 */
+	static WrappedAssignment of(Map<String, ? extends Collection<TopicPartition>> wrapped, Collection<Member> members,
+			Collection<Partition> partitions, PartitionIndex index) {
 		Map<String, Member> byId = new TreeMap<>();
 		members.forEach((member) -> byId.put(member.id(), member));
 		Map<String, Integer> repairs = new LinkedHashMap<>();
 		Map<String, List<TopicPartition>> assignment = new TreeMap<>();
-		PartitionTable<String> given = new PartitionTable<>();
+		// the member each partition went to, by topic number and partition: no second look-up of the topic
+		String[][] given = new String[index.topics()][];
+		int givenCount = 0;
 		List<TopicPartition> homeless = new ArrayList<>();
 		for (Member member : byId.values()) {
 			Collection<TopicPartition> theirs = wrapped.get(member.id());
 			List<TopicPartition> kept = new ArrayList<>((theirs != null) ? theirs.size() : 0);
+			IntPredicate subscribed = index.subscribed(member.topics());
 			boolean changed = false;
 			for (TopicPartition tp : (theirs != null) ? theirs : List.<TopicPartition>of()) {
-				if (exists.get(tp) == null) {
+				int topic = index.topic(tp);
+				String[] ofTopic = (topic >= 0) ? given[topic] : null;
+				if (topic >= 0 && ofTopic == null) {
+					ofTopic = new String[index.span(topic)];
+					given[topic] = ofTopic;
+				}
+				if (ofTopic == null) {
 					repairs.merge("not in the metadata", 1, Integer::sum);
 					changed = true;
 				}
-				else if (given.get(tp) != null) {
+				else if (ofTopic[tp.partition()] != null) {
 					repairs.merge("given twice", 1, Integer::sum);
 					changed = true;
 				}
 				else {
-					given.put(tp, member.id());
-					if (member.topics().contains(tp.topic())) {
+					ofTopic[tp.partition()] = member.id();
+					givenCount++;
+					if (subscribed.test(topic)) {
 						kept.add(tp);
 					}
 					else {
@@ -89,17 +112,20 @@ record WrappedAssignment(Map<String, List<TopicPartition>> assignment, Map<Strin
 			}
 			assignment.put(member.id(), (changed || theirs == null) ? kept : List.copyOf(theirs));
 		}
-		PartitionTable<Boolean> owned = new PartitionTable<>();
-		members.forEach((member) -> member.owned().forEach((tp) -> {
-			if (exists.get(tp) != null) {
-				owned.put(tp, Boolean.TRUE);
-			}
-		}));
-		for (Partition partition : partitions) {
-			TopicPartition tp = partition.partition();
-			if (given.get(tp) == null && owned.get(tp) == null) {
-				repairs.merge("left to nobody", 1, Integer::sum);
-				homeless.add(tp);
+		if (givenCount < index.size()) {
+			PartitionTable<Boolean> owned = new PartitionTable<>();
+			members.forEach((member) -> member.owned().forEach((tp) -> {
+				if (index.contains(tp)) {
+					owned.put(tp, Boolean.TRUE);
+				}
+			}));
+			for (Partition partition : partitions) {
+				TopicPartition tp = partition.partition();
+				String[] ofTopic = given[index.topic(tp)];
+				if ((ofTopic == null || ofTopic[tp.partition()] == null) && owned.get(tp) == null) {
+					repairs.merge("left to nobody", 1, Integer::sum);
+					homeless.add(tp);
+				}
 			}
 		}
 		if (!homeless.isEmpty()) {

@@ -208,7 +208,7 @@ public final class ZoneAwareAssignment {
 
 		public Member {
 			topics = Set.copyOf(topics);
-			owned = Set.copyOf(owned);
+			owned = PartitionSet.copyOf(owned);
 		}
 
 		/**

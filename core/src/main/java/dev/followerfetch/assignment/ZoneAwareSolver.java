@@ -64,8 +64,16 @@ final class ZoneAwareSolver {
 		this.budget = budget;
 		this.members = new MemberClasses(members);
 		Map<String, List<Partition>> grouped = new HashMap<>();
+		List<Partition> ofLast = new ArrayList<>();
+		String last = null;
 		for (Partition partition : partitions) {
-			grouped.computeIfAbsent(partition.partition().topic(), (topic) -> new ArrayList<>()).add(partition);
+			String topic = partition.partition().topic();
+			if (!topic.equals(last)) {
+				// the metadata lists a topic's partitions together: one look-up per topic
+				ofLast = grouped.computeIfAbsent(topic, (key) -> new ArrayList<>());
+				last = topic;
+			}
+			ofLast.add(partition);
 		}
 		grouped.forEach((topic, ofTopic) -> {
 			Partition[] sorted = ofTopic.toArray(Partition[]::new);

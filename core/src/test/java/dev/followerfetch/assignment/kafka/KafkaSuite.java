@@ -198,7 +198,7 @@ final class KafkaSuite implements ExecutionCondition, InvocationInterceptor, Bef
 	/**
 	 * The group the test's assignor leads, from the field Kafka's test keeps it in.
 	 */
-	private static @Nullable StarterGroup group(@Nullable Object test) {
+	static @Nullable StarterGroup group(@Nullable Object test) {
 		for (Class<?> type = (test != null) ? test.getClass() : null; type != null; type = type.getSuperclass()) {
 			try {
 				Field field = type.getDeclaredField("assignor");

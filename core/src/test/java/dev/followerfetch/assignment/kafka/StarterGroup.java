@@ -119,6 +119,14 @@ final class StarterGroup {
 	 */
 	private final List<KafkaObjectives.Rebalance> led = new ArrayList<>();
 
+	/**
+	 * The partition infos of the last rebalance, as they were, and the metadata made of
+	 * them.
+	 */
+	private Map<String, List<PartitionInfo>> lastInfos = Map.of();
+
+	private @Nullable Cluster lastCluster;
+
 	StarterGroup(Class<? extends ConsumerPartitionAssignor> inner, Supplier<? extends ConsumerPartitionAssignor> kafka) {
 		this.inner = inner;
 		this.kafka = kafka;
@@ -164,7 +172,7 @@ final class StarterGroup {
 	 */
 	Rebalance rebalance(AbstractPartitionAssignor adapter, Map<String, List<PartitionInfo>> partitionsPerTopic,
 			Map<String, Subscription> subscriptions, Function<Subscription, Claim> claims, boolean movements) {
-		Cluster cluster = cluster(partitionsPerTopic);
+		Cluster cluster = clusterOf(partitionsPerTopic);
 		Map<String, Claim> claimed = new HashMap<>();
 		Map<String, Subscription> members = new HashMap<>();
 		subscriptions.forEach((memberId, subscription) -> {
@@ -374,12 +382,12 @@ final class StarterGroup {
 	private static Set<TopicPartition> withheld(Map<String, List<TopicPartition>> assignment,
 			Map<String, Claim> claimed, Map<String, List<PartitionInfo>> partitionsPerTopic,
 			Map<String, Subscription> subscriptions) {
-		Set<TopicPartition> given = new HashSet<>();
-		assignment.values().forEach(given::addAll);
+		ByPartition<Boolean> given = new ByPartition<>();
+		assignment.values().forEach((partitions) -> partitions.forEach((tp) -> given.putIfAbsent(tp, Boolean.TRUE)));
 		Set<TopicPartition> withheld = new HashSet<>();
 		claimed.values().forEach((claim) -> claim.partitions()
 			.stream()
-			.filter((tp) -> !given.contains(tp))
+			.filter((tp) -> !given.containsKey(tp))
 			.forEach(withheld::add));
 		if (withheld.isEmpty()) {
 			return withheld;
@@ -425,7 +433,7 @@ final class StarterGroup {
 	 * partitions moving both ways between two members.
 	 */
 	private static boolean sticky(Map<String, List<TopicPartition>> intended, Map<String, Claim> claimed) {
-		Map<TopicPartition, String> from = new HashMap<>();
+		ByPartition<String> from = new ByPartition<>();
 		claimed.forEach((memberId, claim) -> claim.partitions().forEach((tp) -> from.putIfAbsent(tp, memberId)));
 		Set<List<String>> moves = new HashSet<>();
 		intended.forEach((memberId, partitions) -> partitions.forEach((tp) -> {
@@ -445,7 +453,48 @@ final class StarterGroup {
 		return copy;
 	}
 
-	private static Cluster cluster(Map<String, List<PartitionInfo>> partitionsPerTopic) {
+	/**
+	 * The metadata of the last rebalance again when the test describes the same partitions
+	 * (the same partition infos, which are immutable): Kafka's {@code Cluster} keys them by
+	 * {@code TopicPartition}, whose hash is poor, and building it for a million partitions
+	 * took a third of a large-group test.
+	 */
+	private Cluster clusterOf(Map<String, List<PartitionInfo>> partitionsPerTopic) {
+		if (this.lastCluster != null && same(this.lastInfos, partitionsPerTopic)) {
+			return this.lastCluster;
+		}
+		Map<String, List<PartitionInfo>> infos = new HashMap<>();
+		partitionsPerTopic.forEach((topic, ofTopic) -> infos.put(topic, new ArrayList<>(ofTopic)));
+		this.lastInfos = infos;
+		this.lastCluster = cluster(partitionsPerTopic);
+		return this.lastCluster;
+	}
+
+	private static boolean same(Map<String, List<PartitionInfo>> before, Map<String, List<PartitionInfo>> now) {
+		if (!before.keySet().equals(now.keySet())) {
+			return false;
+		}
+		for (Map.Entry<String, List<PartitionInfo>> entry : now.entrySet()) {
+			List<PartitionInfo> was = before.get(entry.getKey());
+			List<PartitionInfo> is = entry.getValue();
+			if (was == null || was.size() != is.size()) {
+				return false;
+			}
+			for (int i = 0; i < is.size(); i++) {
+				if (was.get(i) != is.get(i)) {
+					return false;
+				}
+			}
+		}
+		return true;
+	}
+
+	/**
+	 * The metadata a consumer would have of the partitions a test describes.
+	 * @param partitionsPerTopic the partition infos per topic
+	 * @return the metadata
+	 */
+	static Cluster cluster(Map<String, List<PartitionInfo>> partitionsPerTopic) {
 		Map<Integer, Node> nodes = new LinkedHashMap<>();
 		List<PartitionInfo> partitions = new ArrayList<>();
 		partitionsPerTopic.values().forEach((infos) -> infos.forEach((info) -> {
