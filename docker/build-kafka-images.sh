@@ -40,15 +40,17 @@ if $force || ! docker image inspect "$base" > /dev/null 2>&1; then
 	echo "$base: Debian bookworm with a JRE 17 ($((SECONDS - start)) s)"
 fi
 
+# the image's recipe, in its label: an image built here from another recipe is built again
+recipe="$(cat kafka/Dockerfile kafka/run kafka/log4j2.properties kafka/pom.xml | sha256sum | cut -c1-12)"
 for version in "${versions[@]}"; do
 	image="apache/kafka:$version"
-	if ! $force && [ "$(docker image inspect -f '{{index .Config.Labels "dev.followerfetch.kafka-image"}}' "$image" 2>/dev/null)" = local ]; then
-		echo "$image: already built here"
-		continue
-	fi
-	if ! $force && docker image inspect "$image" > /dev/null 2>&1; then
-		echo "$image: present (pulled), kept"
-		continue
+	built="$(docker image inspect -f '{{index .Config.Labels "dev.followerfetch.kafka-image"}}' "$image" 2>/dev/null || true)"
+	if ! $force; then
+		case "$built" in
+			"local $recipe") echo "$image: already built here"; continue ;;
+			local*) echo "$image: built here from another recipe, built again" ;;
+			*) docker image inspect "$image" > /dev/null 2>&1 && { echo "$image: present (pulled), kept"; continue; } ;;
+		esac
 	fi
 	start=$SECONDS
 	context="$(mktemp -d)"
@@ -57,7 +59,7 @@ for version in "${versions[@]}"; do
 	cp kafka/Dockerfile kafka/run kafka/log4j2.properties "$context/"
 	jars=$(ls "$context/libs" | wc -l)
 	# the classic builder: BuildKit would need the buildx plug-in, and every step here is local
-	DOCKER_BUILDKIT=0 docker build --build-arg "KAFKA_VERSION=$version" -t "$image" "$context" > "$context.log" 2>&1 \
+	DOCKER_BUILDKIT=0 docker build --build-arg "KAFKA_VERSION=$version" --build-arg "RECIPE=$recipe" -t "$image" "$context" > "$context.log" 2>&1 \
 		|| { cat "$context.log" >&2; exit 1; }
 	rm -rf "$context" "$context.log"
 	echo "$image: built ($jars jars, $((SECONDS - start)) s)"
