@@ -119,9 +119,10 @@ final class KafkaObjectives {
 	}
 
 	/**
-	 * The subscriptions as the zone-aware assignor hands them to the strategy it wraps.
+	 * The subscriptions as the zone-aware assignor hands them to the strategy it wraps,
+	 * each with a buffer of its own, for Kafka's decoders read it to the end.
 	 */
-	private static Map<String, Subscription> unwrapped(Map<String, Subscription> sent) {
+	static Map<String, Subscription> unwrapped(Map<String, Subscription> sent) {
 		Map<String, Subscription> unwrapped = new HashMap<>();
 		sent.forEach((memberId, subscription) -> {
 			Subscription copy = new Subscription(subscription.topics(),

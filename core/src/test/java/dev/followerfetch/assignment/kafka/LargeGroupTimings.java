@@ -21,10 +21,8 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -36,7 +34,6 @@ import dev.followerfetch.assignment.ZoneAwareAssignor;
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor;
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.GroupAssignment;
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.GroupSubscription;
-import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.Subscription;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.StickyAssignor;
 import org.apache.kafka.clients.consumer.internals.AbstractStickyAssignorTest;
@@ -129,7 +126,7 @@ public final class LargeGroupTimings {
 				for (int turn = 0; turn < 2; turn++) {
 					if ((turn == 0) == kafkaFirst) {
 						if (assignors.contains("kafka")) {
-							kafkaTimings.add(Timing.of(() -> kafka.get().assign(cluster, unwrapped(rebalance.sent()))));
+							kafkaTimings.add(Timing.of(() -> kafka.get().assign(cluster, new GroupSubscription(KafkaObjectives.unwrapped(rebalance.sent())))));
 						}
 					}
 					else if (assignors.contains("zone-aware")) {
@@ -147,22 +144,6 @@ public final class LargeGroupTimings {
 			System.out.printf("%-20s %-57s %-5s %-2d %13s %13s %13s %11s  %s%n", suite, test, rack, r + 1,
 					(r == 0) ? testTiming : "", kafkaMedian, zoneMedian, zoneMedian.ratio(kafkaMedian), digest);
 		}
-	}
-
-	/**
-	 * The subscriptions as the zone-aware assignor hands them to the strategy it wraps,
-	 * each with a buffer of its own, for Kafka's decoders read it to the end.
-	 */
-	private static GroupSubscription unwrapped(Map<String, Subscription> sent) {
-		Map<String, Subscription> unwrapped = new HashMap<>();
-		sent.forEach((memberId, subscription) -> {
-			Subscription copy = new Subscription(subscription.topics(),
-					ZoneAwareAssignor.wrappedUserData(subscription.userData()), subscription.ownedPartitions(),
-					subscription.generationId().orElse(StarterGroup.DEFAULT_GENERATION), subscription.rackId());
-			copy.setGroupInstanceId(subscription.groupInstanceId());
-			unwrapped.put(memberId, copy);
-		});
-		return new GroupSubscription(unwrapped);
 	}
 
 	/**
