@@ -126,7 +126,8 @@ public final class LargeGroupTimings {
 				for (int turn = 0; turn < 2; turn++) {
 					if ((turn == 0) == kafkaFirst) {
 						if (assignors.contains("kafka")) {
-							kafkaTimings.add(Timing.of(() -> kafka.get().assign(cluster, new GroupSubscription(KafkaObjectives.unwrapped(rebalance.sent())))));
+							kafkaTimings.add(Timing.of(() -> kafka.get()
+								.assign(cluster, new GroupSubscription(KafkaObjectives.unwrapped(rebalance.sent())))));
 						}
 					}
 					else if (assignors.contains("zone-aware")) {
