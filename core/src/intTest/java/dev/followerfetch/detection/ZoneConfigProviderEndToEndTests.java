@@ -75,6 +75,9 @@ class ZoneConfigProviderEndToEndTests {
 		config.put("config.providers.zone.class", ZoneConfigProvider.class.getName());
 		config.put("config.providers.zone.param.detection.order", "aws");
 		config.put("config.providers.zone.param.detection.aws.endpoint", this.metadata.stub().uri().toString());
+		// the default second is a budget for a metadata service, not for a loopback stub on a loaded build machine
+		config.put("config.providers.zone.param.detection.timeout", "10s");
+		config.put("config.providers.zone.param.detection.broker-timeout", "30s");
 		config.put("config.providers.zone.param.admin.bootstrap.servers", kafka.cluster().bootstrapServers());
 		config.put(ConsumerConfig.CLIENT_RACK_CONFIG, "${zone:rack}");
 		try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config)) {
