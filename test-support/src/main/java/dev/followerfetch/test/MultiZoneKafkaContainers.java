@@ -84,6 +84,15 @@ public final class MultiZoneKafkaContainers implements ZonedKafkaCluster {
 	private static final String SIGNAL_KAFKA = "for p in /proc/[0-9]*; do [ ${p#/proc/} != $$ ] "
 			+ "&& grep -qa kafka.Kafka $p/cmdline 2>/dev/null && kill -%s ${p#/proc/}; done; true";
 
+	/**
+	 * The container's command: Testcontainers' own runs its start-up script as soon as the
+	 * file exists, and on a busy host the engine may still be writing it ("Text file busy",
+	 * testcontainers-java#11682). This one waits until the script names the image's entry
+	 * point, its last line, and has the shell read it rather than execute the file.
+	 */
+	private static final String START = "until grep -qs '^/etc/kafka/docker/run' /tmp/testcontainers_start.sh; "
+			+ "do sleep 0.1; done; exec bash /tmp/testcontainers_start.sh";
+
 	private final MultiZoneContainerPlan plan;
 
 	private final DockerImageName image;
@@ -396,7 +405,8 @@ public final class MultiZoneKafkaContainers implements ZonedKafkaCluster {
 		List<KafkaContainer> containers = new ArrayList<>();
 		for (int id = 0; id < settings.zones().size(); id++) {
 			int hostPort = freePort();
-			KafkaContainer container = new KafkaContainer(image).withNetwork(network)
+			KafkaContainer container = new KafkaContainer(image).withCommand("sh", "-c", START)
+				.withNetwork(network)
 				.withNetworkAliases(plan.alias(id))
 				.withStartupTimeout(settings.timeout())
 				.withCreateContainerCmdModifier((create) -> create.getHostConfig()
